@@ -1,0 +1,22 @@
+/**
+ * The `mcp-loop` edge function: read the configuration, build the app, serve
+ * it. All logic lives in `shared/`.
+ */
+import { createApp } from "../../shared/app.ts";
+import { loadConfig } from "../../shared/config.ts";
+
+const config = loadConfig(Deno.env.toObject());
+const app = createApp(config);
+const server = Deno.serve({ port: config.port }, app.fetch);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  try {
+    Deno.addSignalListener(signal, async () => {
+      await server.shutdown();
+      await app.close();
+      Deno.exit(0);
+    });
+  } catch {
+    // Runtimes without signal listeners (the edge runtime) stop the isolate themselves.
+  }
+}

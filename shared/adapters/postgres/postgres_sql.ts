@@ -1,0 +1,64 @@
+/**
+ * `Sql` on any Postgres with pgvector (Supabase included) through `npm:postgres`,
+ * from `DATABASE_URL` or Supabase's `SUPABASE_DB_URL`.
+ */
+import postgres from "postgres";
+import type { Sql, SqlTx } from "../../ports.ts";
+
+/** Connection options. */
+export interface PostgresOptions {
+  url: string;
+  /** Pool size (default 5; an edge function instance serves few requests at once). */
+  max?: number;
+  /** Use prepared statements; off behind transaction poolers (Supabase port 6543, pgbouncer). */
+  prepare?: boolean;
+}
+
+/** `Sql` over a postgres.js pool. */
+export class PostgresSql implements Sql {
+  readonly #sql: postgres.Sql;
+
+  constructor({ url, max = 5, prepare }: PostgresOptions) {
+    this.#sql = postgres(url, {
+      max,
+      prepare: prepare ?? !usesTransactionPooler(url),
+      idle_timeout: 20,
+      connect_timeout: 5,
+      onnotice: () => {},
+    });
+  }
+
+  async query<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    return [...await this.#sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])] as T[];
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.#sql.unsafe(script).simple();
+  }
+
+  async transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return await this.#sql.begin((tx) =>
+      fn({
+        query: async <R>(text: string, params: unknown[] = []) =>
+          [...await tx.unsafe(text, params as postgres.ParameterOrJSON<never>[])] as R[],
+        exec: async (script: string) => {
+          await tx.unsafe(script).simple();
+        },
+      })
+    ) as T;
+  }
+
+  close(): Promise<void> {
+    return this.#sql.end({ timeout: 5 });
+  }
+}
+
+/** Supabase's pooler in transaction mode (port 6543) and pgbouncer cannot keep prepared statements. */
+export function usesTransactionPooler(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.port === "6543" || parsed.searchParams.get("pgbouncer") === "true";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The composition root: the one place that chooses adapters, fills the tool
+ * registry and wires the handlers. Nothing here runs at import time.
+ */
+import { createAuthenticator } from "./auth/authenticator.ts";
+import type { Config } from "./config.ts";
+import { createConsoleLogger } from "./console_logger.ts";
+import { HashingEmbedder } from "./adapters/hashing/hashing_embedder.ts";
+import { createHealthHandler } from "./http/health_handler.ts";
+import { createLoopHandler } from "./http/loop_handler.ts";
+import { createRouter } from "./http/router.ts";
+import { McpLoopRunner } from "./loop/runner.ts";
+import { HeuristicPlanner } from "./planner/heuristic_planner.ts";
+import type { ConversationStore, Embedder, Logger, Planner, Sql } from "./ports.ts";
+import { lazySql } from "./store/lazy_sql.ts";
+import { applyMigrations } from "./store/migrations.ts";
+import { SqlConversationStore } from "./store/sql_conversation_store.ts";
+import { createFinalizeSummaryTool } from "./tools/finalize_summary.ts";
+import type { ToolDefinition } from "./tools/tool.ts";
+import { ToolRegistry } from "./tools/tool_registry.ts";
+
+/** Replacements for the adapters the configuration would choose (tests, embedding). */
+export interface AppOverrides {
+  sql?: Sql;
+  embedder?: Embedder;
+  planner?: Planner;
+  store?: ConversationStore;
+  logger?: Logger;
+  /** Extra tools, registered after the built-in ones. */
+  tools?: ToolDefinition[];
+}
+
+/** A built application. */
+export interface App {
+  /** The HTTP handler (`Deno.serve(app.fetch)`). */
+  fetch: (req: Request) => Promise<Response>;
+  registry: ToolRegistry;
+  runner: McpLoopRunner;
+  /** Resolves once the database is open and migrated. */
+  ready(): Promise<void>;
+  /** Closes the database; the app answers no more requests. */
+  close(): Promise<void>;
+}
+
+/** Builds the app from the configuration. The database opens in the background. */
+export function createApp(config: Config, overrides: AppOverrides = {}): App {
+  const logger = overrides.logger ?? createConsoleLogger({ level: config.logLevel });
+  const sql = overrides.sql
+    ? lazySql(() => Promise.resolve(overrides.sql!))
+    : lazySql(() => openDatabase(config, logger));
+  const embedder = overrides.embedder ?? new HashingEmbedder();
+  const planner = overrides.planner ?? new HeuristicPlanner();
+  const store = overrides.store ?? new SqlConversationStore(sql, config.memory);
+
+  const registry = new ToolRegistry();
+  registry.register(createFinalizeSummaryTool());
+  for (const tool of overrides.tools ?? []) registry.register(tool);
+
+  const runner = new McpLoopRunner({
+    registry,
+    planner,
+    embedder,
+    store,
+    logger,
+    options: config.loop,
+  });
+  const authenticate = createAuthenticator({ ...config.auth, logger });
+  const router = createRouter({
+    loop: createLoopHandler({
+      runner,
+      authenticate,
+      embeddingModel: embedder.model,
+      maxBodyBytes: config.http.maxBodyBytes,
+      logger,
+    }),
+    health: createHealthHandler({
+      database: () => sql.ready(),
+      describe: () => ({
+        embedder: embedder.model,
+        planner: planner.constructor.name,
+        database: config.database.kind,
+        tools: registry.list().map((tool) => tool.name),
+      }),
+    }),
+    corsOrigins: config.http.corsOrigins,
+    logger,
+  });
+  if (!overrides.store) sql.ready().catch(() => {}); // start opening now; errors surface per request
+  return {
+    fetch: (req) => Promise.resolve(router.fetch(req)),
+    registry,
+    runner,
+    ready: async () => {
+      await sql.ready();
+    },
+    close: () => sql.close(),
+  };
+}
+
+async function openDatabase(config: Config, logger: Logger): Promise<Sql> {
+  const started = performance.now();
+  let sql: Sql;
+  if (config.database.kind === "postgres") {
+    const { PostgresSql } = await import("./adapters/postgres/postgres_sql.ts");
+    sql = new PostgresSql({ url: config.database.url });
+  } else {
+    const { PgliteSql } = await import("./adapters/pglite/pglite_sql.ts");
+    sql = await PgliteSql.open({ dataDir: config.database.dataDir });
+  }
+  if (config.migrate) {
+    const applied = await applyMigrations(sql);
+    if (applied.length > 0) logger.info("applied migrations", { versions: applied });
+  }
+  logger.info("database ready", {
+    kind: config.database.kind,
+    ms: Math.round(performance.now() - started),
+  });
+  return sql;
+}

@@ -1,0 +1,244 @@
+/**
+ * Configuration from environment variables: the only module that reads them.
+ * Every setting is checked at start-up; a bad value stops start-up with a
+ * message naming the variable.
+ */
+import { AppError } from "./errors.ts";
+import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "./loop/runner.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "./store/sql_conversation_store.ts";
+
+/** Where the data lives. */
+export type DatabaseConfig =
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "postgres"; url: string; source: "DATABASE_URL" | "SUPABASE_DB_URL" };
+
+/** Log verbosity. */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+/** The whole configuration. */
+export interface Config {
+  port: number;
+  database: DatabaseConfig;
+  /** Apply `supabase/migrations/` at start-up. */
+  migrate: boolean;
+  loop: LoopOptions;
+  memory: MemoryOptions;
+  http: { maxBodyBytes: number; corsOrigins: "*" | string[] };
+  auth: AuthConfig;
+  logLevel: LogLevel;
+}
+
+/** How callers are authenticated. */
+export interface AuthConfig {
+  /** Legacy HS256 JWT secret (`SUPABASE_JWT_SECRET`). */
+  jwtSecret?: string;
+  /** Public keys from `SUPABASE_JWKS` (set automatically on Supabase). */
+  jwks?: JsonWebKey[];
+  /** API keys by name, from `MCP_LOOP_API_KEYS`. */
+  apiKeys: Map<string, string>;
+  /** Refuse requests without a valid credential. */
+  required: boolean;
+}
+
+/** Environment variables as a plain object. */
+export type Env = Record<string, string | undefined>;
+
+/** Reads and checks the configuration; throws CONFIG_INVALID listing every bad variable. */
+export function loadConfig(env: Env): Config {
+  const reader = new EnvReader(env);
+  const database = readDatabase(reader);
+  const config: Config = {
+    port: reader.int("PORT", { fallback: 8000, min: 0, max: 65_535 }),
+    database,
+    migrate: reader.bool("MCP_LOOP_MIGRATE", {
+      // Supabase applies migrations with `supabase db push`; elsewhere we apply them.
+      fallback: !(database.kind === "postgres" && database.source === "SUPABASE_DB_URL"),
+    }),
+    loop: {
+      deadlineMs: reader.int("MCP_LOOP_DEADLINE_MS", {
+        fallback: DEFAULT_LOOP_OPTIONS.deadlineMs,
+        min: 100,
+        max: 600_000,
+      }),
+      stepTimeoutMs: reader.int("MCP_LOOP_STEP_TIMEOUT_MS", {
+        fallback: DEFAULT_LOOP_OPTIONS.stepTimeoutMs,
+        min: 10,
+        max: 600_000,
+      }),
+      unknownTool: reader.oneOf(
+        "MCP_LOOP_UNKNOWN_TOOL",
+        ["skip", "fail"],
+        DEFAULT_LOOP_OPTIONS.unknownTool,
+      ),
+      invalidArgs: reader.oneOf(
+        "MCP_LOOP_INVALID_ARGS",
+        ["fail", "skip"],
+        DEFAULT_LOOP_OPTIONS.invalidArgs,
+      ),
+    },
+    memory: {
+      recentLimit: reader.int("MCP_LOOP_RECENT_LIMIT", {
+        fallback: DEFAULT_MEMORY_OPTIONS.recentLimit,
+        min: 0,
+        max: 100,
+      }),
+      matchCount: reader.int("MCP_LOOP_MATCH_COUNT", {
+        fallback: DEFAULT_MEMORY_OPTIONS.matchCount,
+        min: 0,
+        max: 50,
+      }),
+      matchThreshold: reader.number("MCP_LOOP_MATCH_THRESHOLD", {
+        fallback: DEFAULT_MEMORY_OPTIONS.matchThreshold,
+        min: -1,
+        max: 1,
+      }),
+      scope: reader.oneOf(
+        "MCP_LOOP_MEMORY_SCOPE",
+        ["session", "user"],
+        DEFAULT_MEMORY_OPTIONS.scope,
+      ),
+    },
+    http: {
+      maxBodyBytes: reader.int("MCP_LOOP_MAX_BODY_BYTES", {
+        fallback: 1_048_576,
+        min: 1_024,
+        max: 16_777_216,
+      }),
+      corsOrigins: readOrigins(reader.string("MCP_LOOP_CORS_ORIGINS") ?? "*"),
+    },
+    auth: readAuth(reader),
+    logLevel: reader.oneOf(
+      "MCP_LOOP_LOG_LEVEL",
+      ["debug", "info", "warn", "error", "silent"],
+      "info",
+    ),
+  };
+  reader.throwIfInvalid();
+  return config;
+}
+
+function readDatabase(reader: EnvReader): DatabaseConfig {
+  const databaseUrl = reader.string("DATABASE_URL");
+  if (databaseUrl) return { kind: "postgres", url: databaseUrl, source: "DATABASE_URL" };
+  const supabaseUrl = reader.string("SUPABASE_DB_URL");
+  if (supabaseUrl) return { kind: "postgres", url: supabaseUrl, source: "SUPABASE_DB_URL" };
+  return { kind: "pglite", dataDir: reader.string("MCP_LOOP_DATA_DIR") ?? "./.data/pglite" };
+}
+
+function readAuth(reader: EnvReader): AuthConfig {
+  const apiKeys = new Map<string, string>();
+  const entries = (reader.string("MCP_LOOP_API_KEYS") ?? "").split(",").map((e) => e.trim()).filter(
+    Boolean,
+  );
+  entries.forEach((entry, index) => {
+    const separator = entry.indexOf("=");
+    const [name, key] = separator > 0
+      ? [entry.slice(0, separator), entry.slice(separator + 1)]
+      : [`key${index + 1}`, entry];
+    if (key.length < 16) {
+      reader.problem(`MCP_LOOP_API_KEYS: the key named "${name}" is shorter than 16 characters`);
+    }
+    apiKeys.set(name, key);
+  });
+  return {
+    jwtSecret: reader.string("MCP_LOOP_JWT_SECRET") ?? reader.string("SUPABASE_JWT_SECRET"),
+    jwks: readJwks(reader),
+    apiKeys,
+    required: reader.bool("MCP_LOOP_REQUIRE_AUTH", { fallback: apiKeys.size > 0 }),
+  };
+}
+
+function readJwks(reader: EnvReader): JsonWebKey[] | undefined {
+  const raw = reader.string("SUPABASE_JWKS");
+  if (!raw) return undefined;
+  try {
+    const parsed = JSON.parse(raw);
+    const keys = Array.isArray(parsed) ? parsed : parsed?.keys;
+    if (Array.isArray(keys)) return keys as JsonWebKey[];
+  } catch {
+    // reported below
+  }
+  reader.problem('SUPABASE_JWKS must be a JSON Web Key Set: {"keys":[...]} or [...]');
+  return undefined;
+}
+
+function readOrigins(value: string): "*" | string[] {
+  const origins = value.split(",").map((origin) => origin.trim()).filter(Boolean);
+  return origins.length === 0 || origins.includes("*") ? "*" : origins;
+}
+
+/** Reads typed values and collects every problem before failing. */
+export class EnvReader {
+  readonly #env: Env;
+  readonly #problems: string[] = [];
+
+  constructor(env: Env) {
+    this.#env = env;
+  }
+
+  /** The trimmed value, or undefined when unset or blank. */
+  string(name: string): string | undefined {
+    const value = this.#env[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  int(
+    name: string,
+    { fallback, min, max }: { fallback: number; min: number; max: number },
+  ): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+      this.#problems.push(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  number(
+    name: string,
+    { fallback, min, max }: { fallback: number; min: number; max: number },
+  ): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      this.#problems.push(`${name} must be a number from ${min} to ${max}; got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, { fallback }: { fallback: boolean }): boolean {
+    const raw = this.string(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (["1", "true", "yes", "on"].includes(raw)) return true;
+    if (["0", "false", "no", "off"].includes(raw)) return false;
+    this.#problems.push(`${name} must be true or false; got "${raw}"`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    if ((values as readonly string[]).includes(raw)) return raw as T;
+    this.#problems.push(`${name} must be one of ${values.join(", ")}; got "${raw}"`);
+    return fallback;
+  }
+
+  /** Records a problem found by a caller's own check. */
+  problem(message: string): void {
+    this.#problems.push(message);
+  }
+
+  /** Throws CONFIG_INVALID listing every problem, if there were any. */
+  throwIfInvalid(): void {
+    if (this.#problems.length === 0) return;
+    throw new AppError(
+      "CONFIG_INVALID",
+      `Invalid configuration:\n- ${this.#problems.join("\n- ")}`,
+      { details: { problems: [...this.#problems] } },
+    );
+  }
+}

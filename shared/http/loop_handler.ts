@@ -1,0 +1,101 @@
+/**
+ * `POST /mcp-loop`: validates the body against `MCPRequest`, runs the loop as
+ * the caller and answers with the seed's response — as JSON, or as
+ * Server-Sent Events when the client asks for `text/event-stream`.
+ */
+import { MCPRequest, type MCPResponse } from "../contracts.ts";
+import { AppError } from "../errors.ts";
+import type { Authenticate } from "../auth/authenticator.ts";
+import { assertLatestHasContent } from "../loop/context_stage.ts";
+import type { LoopEvent } from "../loop/events.ts";
+import type { McpLoopRunner } from "../loop/runner.ts";
+import type { Logger } from "../ports.ts";
+import { readJsonBody } from "./json_body.ts";
+import { errorResponse, jsonResponse } from "./responses.ts";
+import { sseResponse } from "./sse.ts";
+
+/** What the loop handler needs. */
+export interface LoopHandlerDeps {
+  runner: Pick<McpLoopRunner, "run">;
+  authenticate: Authenticate;
+  /** Name of the embedding model, shown in place of the raw vector. */
+  embeddingModel: string;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+/** Builds the `POST /mcp-loop` handler. */
+export function createLoopHandler(deps: LoopHandlerDeps): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const requestId = req.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
+    const includeEmbedding = new URL(req.url).searchParams.get("includeEmbedding") === "true";
+    try {
+      const caller = await deps.authenticate(req);
+      const request = parseLoopRequest(await readJsonBody(req, { maxBytes: deps.maxBodyBytes }));
+      const present = (response: MCPResponse) =>
+        includeEmbedding ? response : withoutVector(response, deps.embeddingModel);
+      if (wantsEventStream(req)) {
+        return sseResponse(
+          (emit) =>
+            deps.runner.run(request, {
+              caller,
+              requestId,
+              signal: req.signal,
+              onEvent: (event: LoopEvent) => emit(event.type, event),
+            }).then(present),
+          { logger: deps.logger, requestId },
+        );
+      }
+      const response = await deps.runner.run(request, { caller, requestId, signal: req.signal });
+      return jsonResponse(present(response), 200, { "x-request-id": requestId });
+    } catch (error) {
+      return errorResponse(error, { logger: deps.logger, requestId });
+    }
+  };
+}
+
+/** Validates a parsed body as an `MCPRequest`, with messages that name each problem. */
+export function parseLoopRequest(body: unknown): MCPRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `The body must be a JSON object with mode, sessionId and messages; got ${
+        Array.isArray(body) ? "an array" : body === null ? "null" : typeof body
+      }`,
+    );
+  }
+  const parsed = MCPRequest.safeParse(body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map(({ path, message, code }) => ({
+      path: path.map(String).join("."),
+      message,
+      code,
+    }));
+    const first = issues[0];
+    throw new AppError(
+      "VALIDATION_FAILED",
+      `The request is invalid: ${first.path || "(body)"}: ${first.message}` +
+        (issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""),
+      { details: { issues: issues.slice(0, 20) } },
+    );
+  }
+  assertLatestHasContent(parsed.data);
+  return parsed.data;
+}
+
+/** The response with the raw embedding replaced by its model and size. */
+function withoutVector(response: MCPResponse, model: string): MCPResponse {
+  const vector = response.data.context.embeddedMessage;
+  if (!Array.isArray(vector)) return response;
+  return {
+    ...response,
+    data: {
+      ...response.data,
+      context: { ...response.data.context, embeddedMessage: { model, dimensions: vector.length } },
+    },
+  };
+}
+
+function wantsEventStream(req: Request): boolean {
+  return (req.headers.get("accept") ?? "").includes("text/event-stream");
+}

@@ -1,0 +1,76 @@
+/**
+ * The one place that turns results and errors into HTTP responses, so every
+ * error body has the same shape: `{success:false, error:{code, message, details?}}`.
+ */
+import { AppError, HTTP_STATUS, toAppError } from "../errors.ts";
+import type { Logger } from "../ports.ts";
+
+/** A JSON response; values JSON cannot hold (bigint) are written as strings. */
+export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch {
+    text = JSON.stringify(
+      body,
+      (_key, value) => typeof value === "bigint" ? value.toString() : value,
+    );
+  }
+  return new Response(text, {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/**
+ * The error response for anything thrown. Our errors keep their status and
+ * message; anything else is a 500 with a generic message (the cause is logged,
+ * never sent).
+ */
+export function errorResponse(
+  error: unknown,
+  { logger, requestId, headers = {} }: {
+    logger: Logger;
+    requestId?: string;
+    headers?: HeadersInit;
+  },
+): Response {
+  const appError = toAppError(error);
+  const status = HTTP_STATUS[appError.code];
+  if (status >= 500) {
+    logger.error("request failed", {
+      requestId,
+      code: appError.code,
+      message: appError.message,
+      cause: describeCause(appError.cause),
+    });
+  }
+  const body = {
+    success: false,
+    error: {
+      code: appError.code,
+      message: appError.message,
+      ...(appError.details === undefined ? {} : { details: appError.details }),
+    },
+  };
+  return jsonResponse(
+    body,
+    status,
+    requestId ? { "x-request-id": requestId, ...headers } : headers,
+  );
+}
+
+/** A shorthand for a client error response. */
+export function clientError(
+  code: AppError["code"],
+  message: string,
+  details?: unknown,
+): AppError {
+  return new AppError(code, message, { details });
+}
+
+function describeCause(cause: unknown): string | undefined {
+  if (cause === undefined) return undefined;
+  if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
+  return String(cause);
+}

@@ -1,0 +1,81 @@
+/**
+ * Routes and HTTP plumbing (Hono): the same paths under `/mcp-loop` (how
+ * Supabase hands requests to the function) and `/functions/v1/mcp-loop` (the
+ * URLs of Supabase's docs), CORS, and JSON 404/405 answers.
+ */
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { AppError } from "../errors.ts";
+import { type Logger, SILENT_LOGGER } from "../ports.ts";
+import { errorResponse } from "./responses.ts";
+
+/** A request handler. */
+export type Handler = (req: Request) => Promise<Response>;
+
+/** The handlers to route to. */
+export interface RouterDeps {
+  loop: Handler;
+  health: Handler;
+  /** MCP Streamable HTTP (all methods). */
+  mcp?: Handler;
+  corsOrigins: "*" | string[];
+  logger: Logger;
+}
+
+/** Path prefixes the function answers on. */
+export const BASE_PATHS = ["/mcp-loop", "/functions/v1/mcp-loop"] as const;
+
+/** Builds the app; its `fetch` is the edge function's handler. */
+export function createRouter(deps: RouterDeps): Hono {
+  const app = new Hono();
+  app.use(
+    "*",
+    cors({
+      origin: deps.corsOrigins,
+      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+      allowHeaders: [
+        "authorization",
+        "content-type",
+        "apikey",
+        "x-client-info",
+        "x-request-id",
+        "accept",
+        "mcp-session-id",
+        "mcp-protocol-version",
+        "last-event-id",
+      ],
+      exposeHeaders: ["x-request-id", "mcp-session-id", "www-authenticate"],
+      maxAge: 86_400,
+    }),
+  );
+  for (const base of BASE_PATHS) {
+    for (const path of [base, `${base}/`]) {
+      app.post(path, (c) => deps.loop(c.req.raw));
+      app.all(path, () => methodNotAllowed(["POST", "OPTIONS"]));
+    }
+    app.get(`${base}/health`, (c) => deps.health(c.req.raw));
+    app.all(`${base}/health`, () => methodNotAllowed(["GET", "OPTIONS"]));
+    const mcp = deps.mcp;
+    if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw));
+  }
+  app.notFound((c) =>
+    errorResponse(
+      new AppError(
+        "NOT_FOUND",
+        `No route for ${c.req.method} ${
+          new URL(c.req.url).pathname
+        }; use POST /mcp-loop, GET /mcp-loop/health or /mcp-loop/mcp`,
+      ),
+      { logger: deps.logger },
+    )
+  );
+  app.onError((error) => errorResponse(error, { logger: deps.logger }));
+  return app;
+}
+
+function methodNotAllowed(allowed: string[]): Response {
+  return errorResponse(
+    new AppError("METHOD_NOT_ALLOWED", `This path accepts ${allowed.join(", ")}`),
+    { logger: SILENT_LOGGER, headers: { allow: allowed.join(", ") } },
+  );
+}

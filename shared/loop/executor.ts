@@ -1,0 +1,106 @@
+/**
+ * Runs a checked plan in order. A failing step is a value in the trace, not an
+ * exception: later steps still run. Every step has a timeout, and once the
+ * request's deadline passes the remaining steps are recorded as not run.
+ */
+import type { ActionResult, MCPRequest } from "../contracts.ts";
+import { describeError } from "../errors.ts";
+import type { Caller, Logger } from "../ports.ts";
+import { raceAbort, startDeadline } from "./abort.ts";
+import type { LoopEvent } from "./events.ts";
+import type { CheckedStep } from "./plan_check.ts";
+
+/** What {@link executePlan} needs. */
+export interface ExecuteInput {
+  steps: readonly CheckedStep[];
+  /** The loop context; each successful step's output is stored under its tool name. */
+  context: Record<string, unknown>;
+  request: MCPRequest;
+  caller: Caller;
+  /** Aborts when the request's deadline passes. */
+  signal: AbortSignal;
+  stepTimeoutMs: number;
+  logger: Logger;
+  onEvent: (event: LoopEvent) => void;
+}
+
+/** Executes the steps and returns the trace, one entry per step. */
+export async function executePlan(input: ExecuteInput): Promise<ActionResult[]> {
+  const results: ActionResult[] = [];
+  for (const step of input.steps) {
+    input.onEvent({ type: "step_start", index: step.index, tool: step.action.tool });
+    const result = await runStep(step, input, results);
+    results.push(result);
+    if (result.success) input.context[result.tool] = result.output;
+    input.onEvent({ type: "step_end", index: step.index, result });
+  }
+  return results;
+}
+
+async function runStep(
+  step: CheckedStep,
+  input: ExecuteInput,
+  earlier: readonly ActionResult[],
+): Promise<ActionResult> {
+  const { tool: name, args } = step.action;
+  const failed = (error: string, durationMs = 0): ActionResult => ({
+    tool: name,
+    input: args,
+    output: null,
+    success: false,
+    error,
+    durationMs,
+  });
+  if (step.status === "unknown_tool") {
+    input.logger.warn("plan names an unknown tool; step skipped", {
+      tool: name,
+      index: step.index,
+    });
+    return failed(`unknown tool "${name}"`);
+  }
+  if (step.status === "invalid_args") {
+    const detail = step.issues.map((issue) =>
+      `${issue.path.join(".") || "(args)"}: ${issue.message}`
+    );
+    return failed(`invalid args: ${detail.join("; ")}`);
+  }
+  if (input.signal.aborted) {
+    return failed(`not run: ${describeError(input.signal.reason)} before this step started`);
+  }
+  const timeout = startDeadline(input.stepTimeoutMs, {
+    kind: "step_timeout",
+    parents: [input.signal],
+  });
+  const started = performance.now();
+  try {
+    const output = await raceAbort(
+      Promise.resolve().then(() =>
+        step.tool.run({
+          args: step.args,
+          context: input.context,
+          results: earlier,
+          signal: timeout.signal,
+          caller: input.caller,
+          request: input.request,
+        })
+      ),
+      timeout.signal,
+    );
+    return {
+      tool: name,
+      input: step.args,
+      output: output ?? null,
+      success: true,
+      durationMs: elapsed(started),
+    };
+  } catch (error) {
+    input.logger.warn("tool failed", { tool: name, error: describeError(error) });
+    return { ...failed(describeError(error), elapsed(started)), input: step.args };
+  } finally {
+    timeout.clear();
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}

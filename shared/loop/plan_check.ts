@@ -1,0 +1,122 @@
+/**
+ * Checks a whole plan before any step runs: its shape, every tool id and every
+ * step's args. The result says, per step, what the executor should do.
+ */
+import { z } from "zod";
+import { LIMITS, PlannedAction } from "../contracts.ts";
+import { AppError } from "../errors.ts";
+import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
+
+/** One issue with a step's args, as Zod reports it. */
+export interface ArgIssue {
+  path: (string | number)[];
+  message: string;
+  code: string;
+}
+
+/** A step after the check. */
+export type CheckedStep =
+  | { index: number; action: PlannedAction; status: "ok"; tool: RegisteredTool; args: unknown }
+  | { index: number; action: PlannedAction; status: "unknown_tool" }
+  | { index: number; action: PlannedAction; status: "invalid_args"; issues: ArgIssue[] };
+
+const PlanShape = z.array(PlannedAction).max(LIMITS.maxPlanSteps, {
+  error: `a plan has at most ${LIMITS.maxPlanSteps} steps`,
+});
+
+/** Parses a planner's output as `PlannedAction[]`; lists the problems when it is not one. */
+export function parsePlanShape(
+  raw: unknown,
+): { ok: true; plan: PlannedAction[] } | { ok: false; issues: string[] } {
+  const parsed = PlanShape.safeParse(raw);
+  if (parsed.success) return { ok: true, plan: parsed.data };
+  return { ok: false, issues: parsed.error.issues.map(formatIssue) };
+}
+
+/**
+ * Checks each step's tool id (registered, and offered to this request) and
+ * parses its args with the tool's schema.
+ */
+export function checkSteps(
+  plan: readonly PlannedAction[],
+  { registry, offered }: { registry: ToolRegistry; offered: ReadonlySet<string> },
+): CheckedStep[] {
+  return plan.map((action, index) => {
+    const tool = offered.has(action.tool) ? registry.get(action.tool) : undefined;
+    if (!tool) return { index, action, status: "unknown_tool" };
+    const parsed = tool.argsSchema.safeParse(action.args);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map(({ path, message, code }) => ({
+        path: path.map((key) => typeof key === "symbol" ? String(key) : key),
+        message,
+        code,
+      }));
+      return { index, action, status: "invalid_args", issues };
+    }
+    return { index, action, status: "ok", tool, args: parsed.data };
+  });
+}
+
+/** Problems of a checked plan as lines a model can act on; empty when all is well. */
+export function describeProblems(steps: readonly CheckedStep[]): string[] {
+  const lines: string[] = [];
+  for (const step of steps) {
+    if (step.status === "unknown_tool") {
+      lines.push(
+        `[${step.index}].tool: unknown tool "${step.action.tool}"; use one of the listed tool ids`,
+      );
+    } else if (step.status === "invalid_args") {
+      for (const issue of step.issues) {
+        lines.push(
+          `[${step.index}].args${
+            formatPath(issue.path)
+          }: ${issue.message} (tool "${step.action.tool}")`,
+        );
+      }
+    }
+  }
+  return lines;
+}
+
+function formatIssue(issue: z.core.$ZodIssue): string {
+  return `${formatPath(issue.path) || "(plan)"}: ${issue.message}`;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((key) => typeof key === "number" ? `[${key}]` : `.${String(key)}`).join("");
+}
+
+/**
+ * The executor rules that stop a request before anything runs: unknown tools
+ * when `unknownTool` is "fail", invalid args when `invalidArgs` is "fail".
+ */
+export function enforceRules(
+  steps: readonly CheckedStep[],
+  { unknownTool, invalidArgs }: { unknownTool: "skip" | "fail"; invalidArgs: "fail" | "skip" },
+): void {
+  const unknown = steps.filter((step) => step.status === "unknown_tool");
+  if (unknownTool === "fail" && unknown.length > 0) {
+    throw new AppError(
+      "UNKNOWN_TOOL",
+      `The plan names tools that are not available: ${
+        unknown.map((s) => `"${s.action.tool}"`).join(", ")
+      }; nothing was executed`,
+      { details: { steps: unknown.map((s) => ({ index: s.index, tool: s.action.tool })) } },
+    );
+  }
+  const invalid = steps.flatMap((step) => step.status === "invalid_args" ? [step] : []);
+  if (invalidArgs === "fail" && invalid.length > 0) {
+    const [first] = invalid;
+    throw new AppError(
+      "TOOL_ARGS_INVALID",
+      `Args for tool "${first.action.tool}" (step ${first.index}) do not match its schema: ${
+        first.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ")
+      }; nothing was executed`,
+      {
+        details: {
+          steps: invalid.map((s) => ({ index: s.index, tool: s.action.tool, issues: s.issues })),
+        },
+      },
+    );
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Stage 2 of the loop: ask the planner for a plan and check all of it. A
+ * planner that can repair gets one more round with the exact problems.
+ */
+import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
+import { AppError, isAppError } from "../errors.ts";
+import type { Logger, PlanFeedback, Planner } from "../ports.ts";
+import type { ToolRegistry } from "../tools/tool_registry.ts";
+import { asStageError } from "./context_stage.ts";
+import { raceAbort } from "./abort.ts";
+import { type CheckedStep, checkSteps, describeProblems, parsePlanShape } from "./plan_check.ts";
+
+/** The outcome of the plan stage. */
+export interface PlanOutcome {
+  plan: PlannedAction[];
+  steps: CheckedStep[];
+  repaired: boolean;
+}
+
+/** Inputs of {@link planStage}. */
+export interface PlanStageInput {
+  planner: Planner;
+  registry: ToolRegistry;
+  request: MCPRequest;
+  /** The loop context without the raw embedding. */
+  context: Record<string, unknown>;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/** Runs the plan stage. */
+export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
+  const tools = offeredTools(input);
+  const offered = new Set(tools.map((tool) => tool.name));
+  const planInput = { request: input.request, context: input.context, tools, signal: input.signal };
+  const check = (attempt: Attempt): Checked => {
+    if ("feedback" in attempt) return { ...attempt.feedback };
+    const raw = JSON.stringify(attempt.plan);
+    const shape = parsePlanShape(attempt.plan);
+    if (!shape.ok) return { issues: shape.issues, raw };
+    const steps = checkSteps(shape.plan, { registry: input.registry, offered });
+    return { plan: shape.plan, steps, issues: describeProblems(steps), raw };
+  };
+
+  let checked = check(await call(() => input.planner.plan(planInput), input.signal));
+  const repair = input.planner.repair?.bind(input.planner);
+  const repaired = checked.issues.length > 0 && repair !== undefined;
+  if (repaired) {
+    input.logger.info("plan failed its check; asking the planner to repair it", {
+      issues: checked.issues,
+    });
+    const feedback = { issues: checked.issues, raw: checked.raw };
+    checked = check(await call(() => repair(planInput, feedback), input.signal));
+  }
+  if (!checked.plan || !checked.steps) {
+    throw new AppError(
+      "PLANNER_INVALID_OUTPUT",
+      "The planner did not return a valid plan (an array of at most 5 {tool, args} steps); try again or rephrase the request",
+      { details: { issues: checked.issues, raw: truncate(checked.raw) } },
+    );
+  }
+  return { plan: checked.plan, steps: checked.steps, repaired };
+}
+
+interface Checked {
+  plan?: PlannedAction[];
+  steps?: CheckedStep[];
+  issues: string[];
+  raw?: string;
+}
+
+function truncate(text: string | undefined, max = 2_000): string | undefined {
+  return text && text.length > max
+    ? `${text.slice(0, max)}… (${text.length - max} more characters)`
+    : text;
+}
+
+/** The registry's tools, restricted to `availableTools` when the request names some. */
+function offeredTools({ registry, request, logger }: PlanStageInput): ToolMetadata[] {
+  const all = registry.getToolMetadataList();
+  if (!request.availableTools) return all;
+  const wanted = new Set(request.availableTools.map((tool) => tool.name));
+  const offered = all.filter((tool) => wanted.has(tool.name));
+  if (offered.length < wanted.size) {
+    const known = new Set(offered.map((tool) => tool.name));
+    logger.warn("availableTools names tools that are not registered", {
+      missing: [...wanted].filter((name) => !known.has(name)),
+    });
+  }
+  return offered;
+}
+
+type Attempt = { plan: unknown } | { feedback: PlanFeedback };
+
+async function call(fn: () => Promise<PlannedAction[]>, signal: AbortSignal): Promise<Attempt> {
+  try {
+    return { plan: await raceAbort(Promise.resolve().then(fn), signal) };
+  } catch (error) {
+    if (isAppError(error) && error.code === "PLANNER_INVALID_OUTPUT") {
+      const details = (error.details ?? {}) as Partial<PlanFeedback>;
+      return { feedback: { raw: details.raw, issues: details.issues ?? [error.message] } };
+    }
+    throw asStageError(
+      error,
+      signal,
+      () => "The planner failed unexpectedly; try again",
+      "INTERNAL",
+    );
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The MCP loop: context → plan → execute → finalize, with the executor rules
+ * of DESIGN.md. `McpLoopRunner` holds the dependencies; `runMcpLoop` is the
+ * one-call form.
+ */
+import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
+import { AppError, describeError, isAppError } from "../errors.ts";
+import {
+  ANONYMOUS,
+  type Caller,
+  type ConversationStore,
+  type Embedder,
+  type Logger,
+  type Planner,
+  SILENT_LOGGER,
+} from "../ports.ts";
+import type { ToolRegistry } from "../tools/tool_registry.ts";
+import { startDeadline } from "./abort.ts";
+import { toAuditEvent } from "./audit_event.ts";
+import { loadLoopContext } from "./context_stage.ts";
+import type { LoopEvent, LoopEventListener } from "./events.ts";
+import { executePlan } from "./executor.ts";
+import { enforceRules } from "./plan_check.ts";
+import { planStage } from "./plan_stage.ts";
+
+/** Tunables of the loop. */
+export interface LoopOptions {
+  /** Whole-request deadline in ms (default 10 000, the source's "within 10 s"). */
+  deadlineMs: number;
+  /** Per-step timeout in ms (default 8 000; a step never outlives the deadline). */
+  stepTimeoutMs: number;
+  /** What an unknown tool in a plan does: skip and record (default) or fail the request. */
+  unknownTool: "skip" | "fail";
+  /** What invalid args do: fail the request before anything runs (default) or skip the step. */
+  invalidArgs: "fail" | "skip";
+}
+
+/** The defaults of {@link LoopOptions}. */
+export const DEFAULT_LOOP_OPTIONS: Readonly<LoopOptions> = Object.freeze({
+  deadlineMs: 10_000,
+  stepTimeoutMs: 8_000,
+  unknownTool: "skip",
+  invalidArgs: "fail",
+});
+
+/** What the loop depends on. */
+export interface LoopDeps {
+  registry: ToolRegistry;
+  planner: Planner;
+  embedder: Embedder;
+  store: ConversationStore;
+  logger?: Logger;
+  options?: Partial<LoopOptions>;
+}
+
+/** Per-run options. */
+export interface RunOptions {
+  /** Who is calling (default: anonymous). */
+  caller?: Caller;
+  /** Progress events; a throwing listener is ignored. */
+  onEvent?: LoopEventListener;
+  /** Aborts the run (e.g. the client went away). */
+  signal?: AbortSignal;
+  /** Correlates audit rows with logs. */
+  requestId?: string;
+}
+
+/** Runs MCP loop requests against one set of dependencies. */
+export class McpLoopRunner {
+  readonly #deps: LoopDeps;
+  readonly #options: LoopOptions;
+  readonly #logger: Logger;
+
+  constructor(deps: LoopDeps) {
+    this.#deps = deps;
+    this.#options = { ...DEFAULT_LOOP_OPTIONS, ...deps.options };
+    this.#logger = deps.logger ?? SILENT_LOGGER;
+  }
+
+  /** Runs one request through the four stages and returns the full trace. */
+  async run(request: MCPRequest, options: RunOptions = {}): Promise<MCPResponse> {
+    const { deadlineMs } = this.#options;
+    const deadline = startDeadline(deadlineMs, { parents: [options.signal] });
+    // Steps stop a little before the deadline so the turn can still be stored in time.
+    const stepsDeadline = startDeadline(deadlineMs - Math.min(250, deadlineMs / 10), {
+      parents: [deadline.signal],
+    });
+    try {
+      return await this.#run(request, options, deadline.signal, stepsDeadline.signal);
+    } finally {
+      stepsDeadline.clear();
+      deadline.clear();
+    }
+  }
+
+  async #run(
+    request: MCPRequest,
+    options: RunOptions,
+    signal: AbortSignal,
+    stepsSignal: AbortSignal,
+  ): Promise<MCPResponse> {
+    const { registry, planner, embedder, store } = this.#deps;
+    const caller = options.caller ?? ANONYMOUS;
+    const emit = safeListener(options.onEvent, this.#logger);
+    const loaded = await loadLoopContext({ request, caller, embedder, store, signal });
+    const { context } = loaded;
+    emit({
+      type: "context",
+      recentMessages: loaded.recentMessages.length,
+      semanticMatches: loaded.semanticMatches.length,
+      embeddingModel: embedder.model,
+    });
+
+    const { embeddedMessage: _vector, ...plannerContext } = context;
+    const { plan, steps, repaired } = await planStage({
+      planner,
+      registry,
+      request,
+      context: plannerContext,
+      signal,
+      logger: this.#logger,
+    });
+    emit({ type: "plan", plan, repaired });
+    enforceRules(steps, this.#options);
+
+    const intermediateResults = await executePlan({
+      steps,
+      context,
+      request,
+      caller,
+      signal: stepsSignal,
+      stepTimeoutMs: this.#options.stepTimeoutMs,
+      logger: this.#logger,
+      onEvent: emit,
+    });
+
+    const summary = intermediateResults.findLast((r) => r.tool === FINALIZE_TOOL && r.success);
+    const summaryMessage = typeof summary?.output === "string" ? summary.output : undefined;
+    if (summaryMessage !== undefined) emit({ type: "summary", summaryMessage });
+
+    try {
+      await store.saveTurn({
+        caller,
+        sessionId: request.sessionId,
+        userMessage: {
+          content: loaded.latest.content,
+          embedding: loaded.embedding,
+          embeddingModel: embedder.model,
+        },
+        assistantMessage: summaryMessage === undefined ? undefined : { content: summaryMessage },
+        events: intermediateResults.map((result) =>
+          toAuditEvent(result, { sessionId: request.sessionId, requestId: options.requestId })
+        ),
+      });
+    } catch (error) {
+      if (isAppError(error)) throw error;
+      throw new AppError(
+        "DB_UNAVAILABLE",
+        `Could not store the conversation turn: ${
+          describeError(error)
+        }; nothing was saved, try again`,
+        { cause: error },
+      );
+    }
+
+    return {
+      success: true,
+      data: {
+        context,
+        intermediateResults,
+        plan,
+        semanticMatches: loaded.semanticMatches,
+        summaryMessage,
+      },
+    };
+  }
+}
+
+/** Name of the built-in tool whose output becomes `summaryMessage`. */
+export const FINALIZE_TOOL = "finalize_summary";
+
+/**
+ * Runs one request through the loop.
+ *
+ * @example
+ * ```ts
+ * const response = await runMcpLoop(
+ *   { mode: "general", sessionId: "s1", messages: [{ role: "user", content: "hi" }] },
+ *   { registry, planner, embedder, store },
+ * );
+ * console.log(response.data.plan, response.data.summaryMessage);
+ * ```
+ */
+export function runMcpLoop(
+  request: MCPRequest,
+  deps: LoopDeps,
+  options?: RunOptions,
+): Promise<MCPResponse> {
+  const parsed = MCPRequestSchema.safeParse(request);
+  if (!parsed.success) {
+    return Promise.reject(
+      new AppError("VALIDATION_FAILED", "The request does not match MCPRequest", {
+        details: { issues: parsed.error.issues },
+      }),
+    );
+  }
+  return new McpLoopRunner(deps).run(parsed.data, options);
+}
+
+function safeListener(listener: LoopEventListener | undefined, logger: Logger): LoopEventListener {
+  if (!listener) return () => {};
+  return (event: LoopEvent) => {
+    try {
+      listener(event);
+    } catch (error) {
+      logger.warn("onEvent listener threw; event dropped", { error: describeError(error) });
+    }
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Fills a tool's args without a model: by name from the context (top level,
+ * or one level down, so `loop_id` finds `{initialize_refinement_loop: {id}}`),
+ * and for required args from the message, using the schema's constraints
+ * (an enum value the message mentions, a token matching a pattern, a number
+ * in range). Returns undefined when a required arg stays unknown.
+ */
+import { tokenize } from "../adapters/hashing/hashing_embedder.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+/** Args for a tool with `schema`, or undefined when a required one is unknown. */
+export function fillArgs(
+  schema: JsonSchema,
+  { message, context }: { message: string; context: Record<string, unknown> },
+): Record<string, unknown> | undefined {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const args: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const fromContext = findInContext(name, context);
+    if (fromContext !== undefined && fits(fromContext, property)) {
+      args[name] = fromContext;
+      continue;
+    }
+    if (!required.has(name)) continue;
+    const fromMessage = findInMessage(property, message);
+    if (fromMessage === undefined) return undefined;
+    args[name] = fromMessage;
+  }
+  return args;
+}
+
+/** Spellings of an arg name to look for: as is, snake_case and camelCase. */
+function spellings(name: string): string[] {
+  const snake = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+  const camel = snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return [...new Set([name, snake, camel])];
+}
+
+function findInContext(name: string, context: Record<string, unknown>): unknown {
+  const names = spellings(name);
+  for (const key of names) if (context[key] !== undefined) return context[key];
+  // `<entity>_id` also matches `id` inside an object stored under a key naming the entity.
+  const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
+  for (const [key, value] of Object.entries(context)) {
+    if (!isRecord(value)) continue;
+    for (const inner of names) if (value[inner] !== undefined) return value[inner];
+    if (entity && key.toLowerCase().includes(entity) && value.id !== undefined) return value.id;
+  }
+  return undefined;
+}
+
+function findInMessage(property: JsonSchema, message: string): unknown {
+  if (Array.isArray(property.enum)) return findEnumValue(property.enum, message);
+  if (property.type === "string" && typeof property.pattern === "string") {
+    const pattern = safeRegExp(property.pattern);
+    if (!pattern) return undefined;
+    return message.split(/\s+/).map((token) => token.replace(/^\W+|\W+$/g, ""))
+      .find((token) => token !== "" && pattern.test(token));
+  }
+  if (property.type === "integer" || property.type === "number") {
+    const minimum = typeof property.minimum === "number" ? property.minimum : -Infinity;
+    const maximum = typeof property.maximum === "number" ? property.maximum : Infinity;
+    for (const match of message.matchAll(/(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])/g)) {
+      const value = Number(match[0]);
+      if (property.type === "integer" && !Number.isInteger(value)) continue;
+      if (value >= minimum && value <= maximum) return value;
+    }
+  }
+  return undefined;
+}
+
+/** The enum value the message mentions; the longest wins ("build plan" over "plan"). */
+function findEnumValue(values: unknown[], message: string): unknown {
+  const text = ` ${tokenize(message).join(" ")} `;
+  let best: unknown = undefined;
+  let bestLength = 0;
+  for (const value of values) {
+    if (typeof value !== "string") continue;
+    const phrase = tokenize(value).join(" ");
+    if (phrase && phrase.length > bestLength && text.includes(` ${phrase} `)) {
+      best = value;
+      bestLength = phrase.length;
+    }
+  }
+  return best;
+}
+
+/** A cheap pre-check that a context value has the schema's type; the executor parses for real. */
+function fits(value: unknown, property: JsonSchema): boolean {
+  if (Array.isArray(property.enum)) return property.enum.includes(value);
+  switch (property.type) {
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isRecord(value);
+    default:
+      return true;
+  }
+}
+
+function safeRegExp(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

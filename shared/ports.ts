@@ -1,0 +1,172 @@
+/**
+ * The ports: small role-named interfaces the loop depends on. Adapters in
+ * `shared/adapters/<tech>/` implement them; `shared/app.ts` chooses which.
+ */
+import type { ChatRole, MCPRequest, PlannedAction, ToolMetadata } from "./contracts.ts";
+
+/** Turns texts into vectors of a fixed dimension. */
+export interface Embedder {
+  /** Model name stored beside every vector; vectors of different models are never compared. */
+  readonly model: string;
+  /** Length of each vector (stored vectors are zero-padded to 1536). */
+  readonly dimensions: number;
+  /** One vector per text, in order. */
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
+}
+
+/** One message sent to a chat model. */
+export interface ChatModelMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** A request to a chat model. */
+export interface ChatCompletionRequest {
+  messages: ChatModelMessage[];
+  /** Ask for JSON matching this schema, where the server supports it. */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** A chat model that answers with text. */
+export interface ChatModel {
+  readonly model: string;
+  complete(request: ChatCompletionRequest): Promise<{ text: string }>;
+}
+
+/** Who is calling: decides which rows a request may see and write. */
+export interface Caller {
+  /** The Supabase user id from a verified JWT, else null. */
+  userId: string | null;
+  /** The verified JWT claims, set as `request.jwt.claims` so RLS applies. */
+  claims?: Record<string, unknown>;
+  /** Owner key for rows scoped to callers without a user id ("anonymous", "key:<name>"). */
+  owner: string;
+}
+
+/** The caller of local, unauthenticated requests. */
+export const ANONYMOUS: Caller = Object.freeze({ userId: null, owner: "anonymous" });
+
+/** What a planner gets to plan with. */
+export interface PlanInput {
+  request: MCPRequest;
+  /** The loop context (the planner must not send the raw embedding to a model). */
+  context: Record<string, unknown>;
+  /** The tools it may choose from, already restricted by `availableTools`. */
+  tools: ToolMetadata[];
+  signal: AbortSignal;
+}
+
+/** What went wrong with a plan, sent back to a planner that can repair. */
+export interface PlanFeedback {
+  /** The planner's previous raw output, when it had one. */
+  raw?: string;
+  /** Human- and model-readable problems, with paths like `[1].args.loop_id`. */
+  issues: string[];
+}
+
+/** Chooses the tool calls for a request. */
+export interface Planner {
+  plan(input: PlanInput): Promise<PlannedAction[]>;
+  /** One more attempt after the plan failed its check (chat planners implement it). */
+  repair?(input: PlanInput, feedback: PlanFeedback): Promise<PlannedAction[]>;
+}
+
+/** A stored chat message as the loop sees it. */
+export interface StoredMessage {
+  id: string;
+  sessionId: string;
+  role: ChatRole;
+  content: string;
+  createdAt: string;
+}
+
+/** A stored message similar to the latest one. */
+export interface SemanticMatch extends StoredMessage {
+  /** Cosine similarity in [-1, 1]; higher is closer. */
+  similarity: number;
+}
+
+/** An audit row: one tool call, from the loop or over MCP. */
+export interface AuditEvent {
+  source: "loop" | "mcp";
+  tool: string;
+  input: unknown;
+  output?: unknown;
+  success: boolean;
+  error?: string;
+  durationMs: number;
+  sessionId?: string;
+  requestId?: string;
+}
+
+/** What the context stage loads. */
+export interface ConversationContext {
+  recentMessages: StoredMessage[];
+  semanticMatches: SemanticMatch[];
+}
+
+/** Reads and writes the conversation memory. */
+export interface ConversationStore {
+  /** The session's recent messages and the messages most similar to `embedding`. */
+  loadContext(input: {
+    caller: Caller;
+    sessionId: string;
+    embedding: number[];
+    embeddingModel: string;
+    signal?: AbortSignal;
+  }): Promise<ConversationContext>;
+  /**
+   * Stores one turn atomically: the user's message with its embedding, the
+   * assistant's reply (when there is one) and the audit rows of its tool calls.
+   */
+  saveTurn(input: {
+    caller: Caller;
+    sessionId: string;
+    userMessage: { content: string; embedding: number[]; embeddingModel: string };
+    assistantMessage?: { content: string };
+    events: AuditEvent[];
+  }): Promise<void>;
+}
+
+/** Records audit rows of tool calls made outside a loop turn (over MCP). */
+export interface AuditLog {
+  record(caller: Caller, events: AuditEvent[]): Promise<void>;
+}
+
+/** Structured log lines; silent unless an adapter is given. */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A logger that drops everything (the default). */
+export const SILENT_LOGGER: Logger = Object.freeze({
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+});
+
+/** Runs SQL statements with `$1`-style parameters. */
+export interface SqlQueryable {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+/** Statements inside a transaction. */
+export interface SqlTx extends SqlQueryable {
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+/** A Postgres database: statements and transactions. */
+export interface Sql extends SqlTx {
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /** Releases the connection(s); further calls fail. */
+  close(): Promise<void>;
+}

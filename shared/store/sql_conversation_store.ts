@@ -1,0 +1,140 @@
+/**
+ * The conversation store on Postgres + pgvector, through the SQL functions of
+ * `supabase/migrations/` (`load_chat_context`, `save_chat_turn`): one round
+ * trip to read a turn's context, one atomic statement to store the turn.
+ */
+import type {
+  AuditEvent,
+  Caller,
+  ConversationContext,
+  ConversationStore,
+  SemanticMatch,
+  Sql,
+  StoredMessage,
+} from "../ports.ts";
+import { asCaller } from "./as_caller.ts";
+import { toIso, toJsonb, toSafeText, toVectorLiteral } from "./sql_values.ts";
+
+/** How much memory a turn loads. */
+export interface MemoryOptions {
+  /** The session's last N messages (default 10). */
+  recentLimit: number;
+  /** Top-k semantic matches (default 5). */
+  matchCount: number;
+  /** Lowest cosine similarity of a match (default 0.3). */
+  matchThreshold: number;
+  /** Search the session only (default), or all of a verified user's sessions. */
+  scope: "session" | "user";
+}
+
+/** The defaults of {@link MemoryOptions}. */
+export const DEFAULT_MEMORY_OPTIONS: Readonly<MemoryOptions> = Object.freeze({
+  recentLimit: 10,
+  matchCount: 5,
+  matchThreshold: 0.3,
+  scope: "session",
+});
+
+interface ContextRow {
+  kind: "recent" | "match";
+  id: string;
+  session_id: string;
+  role: StoredMessage["role"];
+  content: string;
+  created_at: unknown;
+  similarity: number | null;
+}
+
+/** {@link ConversationStore} over the `Sql` port. */
+export class SqlConversationStore implements ConversationStore {
+  readonly #sql: Sql;
+  readonly #options: MemoryOptions;
+
+  constructor(sql: Sql, options: Partial<MemoryOptions> = {}) {
+    this.#sql = sql;
+    this.#options = { ...DEFAULT_MEMORY_OPTIONS, ...options };
+  }
+
+  async loadContext(
+    { caller, sessionId, embedding, embeddingModel }: {
+      caller: Caller;
+      sessionId: string;
+      embedding: number[];
+      embeddingModel: string;
+    },
+  ): Promise<ConversationContext> {
+    const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
+    const rows = await asCaller(this.#sql, caller, (db) =>
+      db.query<ContextRow>(
+        `select kind, id, session_id, role, content, created_at, similarity
+         from public.load_chat_context($1, $2::vector, $3, $4, $5, $6, $7)`,
+        [
+          toSafeText(sessionId),
+          toVectorLiteral(embedding),
+          embeddingModel,
+          recentLimit,
+          matchCount,
+          matchThreshold,
+          scope,
+        ],
+      ));
+    return contextFromRows(rows);
+  }
+
+  async saveTurn(
+    { caller, sessionId, userMessage, assistantMessage, events }: {
+      caller: Caller;
+      sessionId: string;
+      userMessage: { content: string; embedding: number[]; embeddingModel: string };
+      assistantMessage?: { content: string };
+      events: AuditEvent[];
+    },
+  ): Promise<void> {
+    const eventsJson = `[${events.map(eventToJson).join(",")}]`;
+    await asCaller(this.#sql, caller, (db) =>
+      db.query(
+        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb)",
+        [
+          toSafeText(sessionId),
+          caller.owner,
+          toSafeText(userMessage.content),
+          toVectorLiteral(userMessage.embedding),
+          userMessage.embeddingModel,
+          assistantMessage ? toSafeText(assistantMessage.content) : null,
+          eventsJson,
+        ],
+      ));
+  }
+}
+
+/**
+ * Splits the rows of `load_chat_context` into recent messages and matches,
+ * keeping the database's order (oldest first; best first): timestamps in
+ * JavaScript lose the microseconds that order a turn's two messages.
+ */
+export function contextFromRows(rows: readonly ContextRow[]): ConversationContext {
+  const recentMessages: StoredMessage[] = [];
+  const semanticMatches: SemanticMatch[] = [];
+  for (const row of rows) {
+    const message: StoredMessage = {
+      id: row.id,
+      sessionId: row.session_id,
+      role: row.role,
+      content: row.content,
+      createdAt: toIso(row.created_at),
+    };
+    if (row.kind === "recent") recentMessages.push(message);
+    else semanticMatches.push({ ...message, similarity: Number(row.similarity) });
+  }
+  return { recentMessages, semanticMatches };
+}
+
+/** One audit event as the JSON object `save_chat_turn` and `mcp_events` expect. */
+export function eventToJson(event: AuditEvent): string {
+  return `{"request_id":${JSON.stringify(event.requestId ?? null)},"tool":${
+    JSON.stringify(event.tool)
+  },` +
+    `"input":${toJsonb(event.input)},"output":${toJsonb(event.output)},` +
+    `"success":${event.success},"error":${toJsonb(event.error ?? null)},` +
+    `"duration_ms":${Number.isFinite(event.durationMs) ? event.durationMs : 0}}`;
+}

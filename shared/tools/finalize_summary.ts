@@ -1,0 +1,81 @@
+/**
+ * The built-in `finalize_summary` tool: its output becomes the response's
+ * `summaryMessage` and is stored as the assistant's reply. Without a chat model
+ * it writes a short, readable account of what each step returned.
+ */
+import { z } from "zod";
+import type { ActionResult } from "../contracts.ts";
+import { defineTool, type ToolDefinition } from "./tool.ts";
+
+const FinalizeArgs = z.object({
+  instructions: z.string().max(2_000).optional()
+    .describe("Optional hints on what the summary should stress"),
+});
+
+/** Builds `finalize_summary`; `summarize` replaces the offline summary (e.g. a chat model). */
+export function createFinalizeSummaryTool(
+  { summarize }: {
+    summarize?: (input: SummaryInput, signal: AbortSignal) => Promise<string>;
+  } = {},
+): ToolDefinition<typeof FinalizeArgs, string> {
+  return defineTool({
+    name: "finalize_summary",
+    description:
+      "Write the final reply to the user from the results of the earlier steps. Put it last in a plan; it takes no required args.",
+    argsSchema: FinalizeArgs,
+    annotations: { title: "Summarise the results", readOnlyHint: true },
+    run: ({ args, results, request, signal }) => {
+      const input: SummaryInput = {
+        message: request?.messages.at(-1)?.content ?? "",
+        mode: request?.mode ?? "general",
+        results,
+        instructions: args.instructions,
+      };
+      return summarize ? summarize(input, signal) : Promise.resolve(offlineSummary(input));
+    },
+  });
+}
+
+/** What a summary is written from. */
+export interface SummaryInput {
+  message: string;
+  mode: string;
+  results: readonly ActionResult[];
+  instructions?: string;
+}
+
+/** The summary without a model: one line per step. */
+export function offlineSummary({ message, results }: SummaryInput): string {
+  const asked = `"${clip(message.replace(/\s+/g, " ").trim(), 80)}"`;
+  if (results.length === 0) return `No tools were needed for ${asked}.`;
+  const lines = results.map((result) =>
+    result.success
+      ? `- ${result.tool}: ${describeValue(result.output)}`
+      : `- ${result.tool} failed: ${clip(result.error ?? "unknown error", 160)}`
+  );
+  const failed = results.filter((result) => !result.success).length;
+  const head = `Ran ${results.length} tool${results.length === 1 ? "" : "s"} for ${asked}` +
+    (failed > 0 ? ` (${failed} failed):` : ":");
+  return [head, ...lines].join("\n");
+}
+
+/** A compact, readable rendering of a tool's output. */
+export function describeValue(value: unknown, depth = 0): string {
+  if (value === null || value === undefined) return "no output";
+  if (typeof value === "string") return depth === 0 ? clip(value, 200) : `"${clip(value, 60)}"`;
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) {
+    if (depth > 0) return `${value.length} item${value.length === 1 ? "" : "s"}`;
+    const shown = value.slice(0, 3).map((item) => describeValue(item, depth + 1));
+    return `${value.length} item${value.length === 1 ? "" : "s"}` +
+      (shown.length > 0 ? ` (${shown.join("; ")}${value.length > 3 ? "; …" : ""})` : "");
+  }
+  if (depth > 1) return "{…}";
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  const shown = entries.slice(0, 6).map(([key, v]) => `${key} ${describeValue(v, depth + 1)}`);
+  return shown.join(", ") + (entries.length > 6 ? ", …" : "") || "empty";
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,59 @@
+/**
+ * What a tool is: a name, a description, a Zod schema for its args and a
+ * `run` function. The loop and the MCP server both read tools from the
+ * {@link ToolRegistry}.
+ */
+import type { z } from "zod";
+import type { ActionResult, MCPRequest } from "../contracts.ts";
+import type { Caller } from "../ports.ts";
+
+/** MCP's tool name rule. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** MCP tool annotations (hints for clients; never trusted for security). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What `run` receives. */
+export interface ToolRunParams<A> {
+  /** The args, already parsed by `argsSchema` (defaults and transforms applied). */
+  args: A;
+  /** The loop context, with earlier steps' outputs under their tool names ({} over MCP). */
+  context: Record<string, unknown>;
+  /** Earlier steps of this loop run, in order (empty over MCP). */
+  results: readonly ActionResult[];
+  /** Aborted when the step times out or the request's deadline passes. */
+  signal: AbortSignal;
+  /** Who is calling; tools with state scope it by this. */
+  caller: Caller;
+  /** The loop request, when the call comes from the loop. */
+  request?: MCPRequest;
+}
+
+/** A tool as registered. `S` is its args schema, `O` its output. */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
+  /** Unique, matching `^[A-Za-z0-9_.-]{1,64}$`. */
+  name: string;
+  /** What it does and when to use it, for a model or an MCP client choosing it unaided. */
+  description: string;
+  /** Validates and parses the args; its JSON Schema is what planners and MCP clients see. */
+  argsSchema: S;
+  /** Declared output, served as MCP `outputSchema`/`structuredContent`. */
+  outputSchema?: z.ZodType;
+  /** JSON Schema to show instead of the one derived from `argsSchema` (remote tools). */
+  inputJsonSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  run(params: ToolRunParams<z.output<S>>): Promise<O> | O;
+}
+
+/** Helps TypeScript infer `args` in `run` from the schema. */
+export function defineTool<S extends z.ZodType, O>(
+  definition: ToolDefinition<S, O>,
+): ToolDefinition<S, O> {
+  return definition;
+}

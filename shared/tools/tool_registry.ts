@@ -1,0 +1,121 @@
+/**
+ * The registry of tools: filled by the composition root, read by the loop's
+ * planner and executor and by the MCP server. Adding a tool never changes loop
+ * code.
+ */
+import { z } from "zod";
+import type { ToolMetadata } from "../contracts.ts";
+import { AppError } from "../errors.ts";
+import { TOOL_NAME_PATTERN, type ToolDefinition } from "./tool.ts";
+
+/** A registered tool with its derived JSON Schemas. */
+export interface RegisteredTool extends ToolDefinition {
+  /** JSON Schema of the args (object), as planners and MCP clients see it. */
+  readonly inputSchema: Record<string, unknown>;
+  /** JSON Schema of the declared output, when there is one. */
+  readonly outputJsonSchema?: Record<string, unknown>;
+}
+
+/** Holds tools by name. */
+export class ToolRegistry {
+  #tools = new Map<string, RegisteredTool>();
+  #metadata: ToolMetadata[] | undefined;
+
+  /**
+   * Adds a tool. The name must follow MCP's rule and be unused; the args schema
+   * must describe an object.
+   *
+   * @example
+   * ```ts
+   * registry.register({
+   *   name: "mock_tool_a",
+   *   description: "Mock A",
+   *   argsSchema: z.object({ foo: z.string() }),
+   *   run: ({ args }) => `ran A with ${args.foo}`,
+   * });
+   * ```
+   */
+  register<S extends z.ZodType, O>(definition: ToolDefinition<S, O>): void {
+    const { name } = definition;
+    if (!TOOL_NAME_PATTERN.test(name)) {
+      throw new AppError(
+        "CONFIG_INVALID",
+        `Cannot register tool "${name}": a name must match ${TOOL_NAME_PATTERN} (letters, digits, "_", "." or "-", at most 64)`,
+      );
+    }
+    if (this.#tools.has(name)) {
+      throw new AppError(
+        "CONFIG_INVALID",
+        `Cannot register tool "${name}": a tool with that name is already registered`,
+      );
+    }
+    const inputSchema = definition.inputJsonSchema ?? toJsonSchema(definition.argsSchema, "input");
+    if (inputSchema.type !== "object") {
+      throw new AppError(
+        "CONFIG_INVALID",
+        `Cannot register tool "${name}": its argsSchema must be an object schema (z.object), got ${
+          JSON.stringify(inputSchema.type ?? "no type")
+        }`,
+      );
+    }
+    const outputJsonSchema = definition.outputSchema
+      ? toJsonSchema(definition.outputSchema, "output")
+      : undefined;
+    const tool = { ...definition, inputSchema, outputJsonSchema } as RegisteredTool;
+    this.#tools.set(name, Object.freeze(tool));
+    this.#metadata = undefined;
+  }
+
+  /** Removes a tool; returns whether it was there. */
+  unregister(name: string): boolean {
+    const removed = this.#tools.delete(name);
+    if (removed) this.#metadata = undefined;
+    return removed;
+  }
+
+  /** The tool of that name, if registered. */
+  get(name: string): RegisteredTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Is a tool of that name registered? */
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  /** Every tool, in registration order. */
+  list(): RegisteredTool[] {
+    return [...this.#tools.values()];
+  }
+
+  /** Name, description and args JSON Schema of every tool (cached until the registry changes). */
+  getToolMetadataList(): ToolMetadata[] {
+    this.#metadata ??= this.list().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      argsSchema: tool.inputSchema,
+    }));
+    return this.#metadata;
+  }
+}
+
+/** The planner-prompt section listing `tools` with their descriptions and args schemas. */
+export function buildToolPromptSection(tools: readonly ToolMetadata[]): string {
+  if (tools.length === 0) return "Available tools: none. Respond with [].";
+  const lines = tools.map((tool) =>
+    `- ${tool.name}: ${tool.description}\n  args JSON Schema: ${
+      JSON.stringify(tool.argsSchema ?? {})
+    }`
+  );
+  return `Available tools (use the exact tool ids; args must match each schema):\n${
+    lines.join("\n")
+  }`;
+}
+
+function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  return jsonSchema;
+}

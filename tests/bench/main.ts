@@ -1,0 +1,21 @@
+/**
+ * `deno task bench`: runs the benchmark suites and prints markdown tables.
+ * Pass suite names to run only those (e.g. `deno task bench loop`).
+ */
+import { formatTable } from "./harness.ts";
+import { loopBenchmarks } from "./loop_bench.ts";
+
+const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[]>> = {
+  loop: loopBenchmarks,
+};
+
+const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);
+for (const name of wanted) {
+  const suite = suites[name];
+  if (!suite) {
+    console.error(`unknown suite "${name}"; known: ${Object.keys(suites).join(", ")}`);
+    Deno.exit(2);
+  }
+  console.log(`\n### ${name}\n`);
+  console.log(formatTable(await suite()));
+}

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../shared/config.ts";
+import { isAppError } from "../shared/errors.ts";
+
+Deno.test("with nothing set the defaults are PGlite on disk, port 8000 and a 10 s deadline", () => {
+  const config = loadConfig({});
+  assert.deepEqual(config.database, { kind: "pglite", dataDir: "./.data/pglite" });
+  assert.equal(config.port, 8000);
+  assert.equal(config.migrate, true);
+  assert.equal(config.loop.deadlineMs, 10_000);
+  assert.equal(config.http.maxBodyBytes, 1_048_576);
+  assert.equal(config.http.corsOrigins, "*");
+});
+
+Deno.test("DATABASE_URL wins over SUPABASE_DB_URL; Supabase's own URL skips migrations by default", () => {
+  assert.deepEqual(
+    loadConfig({ DATABASE_URL: "postgres://a", SUPABASE_DB_URL: "postgres://b" }).database,
+    { kind: "postgres", url: "postgres://a", source: "DATABASE_URL" },
+  );
+  const supabase = loadConfig({ SUPABASE_DB_URL: "postgres://b" });
+  assert.equal(supabase.database.kind, "postgres");
+  assert.equal(supabase.migrate, false);
+  assert.equal(
+    loadConfig({ SUPABASE_DB_URL: "postgres://b", MCP_LOOP_MIGRATE: "true" }).migrate,
+    true,
+  );
+});
+
+Deno.test("every bad value is reported at once, naming its variable", () => {
+  assert.throws(
+    () =>
+      loadConfig({ PORT: "eighty", MCP_LOOP_DEADLINE_MS: "5", MCP_LOOP_UNKNOWN_TOOL: "explode" }),
+    (error) => {
+      assert.ok(isAppError(error));
+      assert.equal(error.code, "CONFIG_INVALID");
+      assert.match(error.message, /PORT must be an integer from 0 to 65535; got "eighty"/);
+      assert.match(error.message, /MCP_LOOP_DEADLINE_MS must be an integer from 100/);
+      assert.match(error.message, /MCP_LOOP_UNKNOWN_TOOL must be one of skip, fail/);
+      return true;
+    },
+  );
+});
+
+Deno.test("CORS origins are a comma-separated list", () => {
+  assert.deepEqual(
+    loadConfig({ MCP_LOOP_CORS_ORIGINS: "https://a.example, https://b.example" }).http.corsOrigins,
+    ["https://a.example", "https://b.example"],
+  );
+});
+
+Deno.test("API keys may be named; setting any makes authentication required", () => {
+  const config = loadConfig({ MCP_LOOP_API_KEYS: "ci=0123456789abcdef, fedcba9876543210" });
+  assert.deepEqual([...config.auth.apiKeys], [["ci", "0123456789abcdef"], [
+    "key2",
+    "fedcba9876543210",
+  ]]);
+  assert.equal(config.auth.required, true);
+  assert.equal(loadConfig({}).auth.required, false);
+  assert.throws(() => loadConfig({ MCP_LOOP_API_KEYS: "short" }), /shorter than 16/);
+});
+
+Deno.test("SUPABASE_JWKS is read as a key set, and refused when it is not one", () => {
+  assert.deepEqual(loadConfig({ SUPABASE_JWKS: '{"keys":[{"kty":"EC"}]}' }).auth.jwks, [{
+    kty: "EC",
+  }]);
+  assert.deepEqual(loadConfig({ SUPABASE_JWKS: '[{"kty":"EC"}]' }).auth.jwks, [{ kty: "EC" }]);
+  assert.throws(() => loadConfig({ SUPABASE_JWKS: "nope" }), /SUPABASE_JWKS must be/);
+});

@@ -1,0 +1,108 @@
+/**
+ * An in-memory `ConversationStore` for unit tests, with the SQL store's
+ * semantics: recent messages oldest first, matches by cosine similarity above a
+ * threshold, same embedding model only, excluding the recent window; rows of one
+ * caller only. Runs the shared store suite too, so it cannot drift.
+ */
+import { cosine } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import type {
+  AuditEvent,
+  Caller,
+  ConversationContext,
+  ConversationStore,
+  StoredMessage,
+} from "../../shared/ports.ts";
+import {
+  DEFAULT_MEMORY_OPTIONS,
+  type MemoryOptions,
+} from "../../shared/store/sql_conversation_store.ts";
+
+interface Row extends StoredMessage {
+  userId: string | null;
+  embedding?: number[];
+  embeddingModel?: string;
+  seq: number;
+}
+
+/** The fake store; `rows` and `events` are public so tests can look. */
+export class MemoryConversationStore implements ConversationStore {
+  readonly rows: Row[] = [];
+  readonly events: (AuditEvent & { caller: string })[] = [];
+  /** When set, the next `saveTurn` throws it (and stores nothing). */
+  failNextSave?: Error;
+  readonly #options: MemoryOptions;
+  #seq = 0;
+
+  constructor(options: Partial<MemoryOptions> = {}) {
+    this.#options = { ...DEFAULT_MEMORY_OPTIONS, ...options };
+  }
+
+  loadContext(
+    { caller, sessionId, embedding, embeddingModel }: {
+      caller: Caller;
+      sessionId: string;
+      embedding: number[];
+      embeddingModel: string;
+    },
+  ): Promise<ConversationContext> {
+    const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
+    const own = this.rows.filter((row) => row.userId === caller.userId);
+    const session = own.filter((row) => row.sessionId === sessionId);
+    const recent = session.slice(-recentLimit);
+    const recentIds = new Set(recent.map((row) => row.id));
+    const searched = scope === "user" && caller.userId ? own : session;
+    const semanticMatches = searched
+      .filter((row) =>
+        row.embedding && row.embeddingModel === embeddingModel && !recentIds.has(row.id)
+      )
+      .map((row) => ({ ...strip(row), similarity: cosine(row.embedding!, embedding) }))
+      .filter((row) => row.similarity >= matchThreshold)
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, matchCount);
+    return Promise.resolve({ recentMessages: recent.map(strip), semanticMatches });
+  }
+
+  saveTurn(
+    { caller, sessionId, userMessage, assistantMessage, events }: {
+      caller: Caller;
+      sessionId: string;
+      userMessage: { content: string; embedding: number[]; embeddingModel: string };
+      assistantMessage?: { content: string };
+      events: AuditEvent[];
+    },
+  ): Promise<void> {
+    if (this.failNextSave) {
+      const error = this.failNextSave;
+      this.failNextSave = undefined;
+      return Promise.reject(error);
+    }
+    this.#add(caller, sessionId, "user", userMessage.content, userMessage);
+    if (assistantMessage) this.#add(caller, sessionId, "assistant", assistantMessage.content);
+    for (const event of events) this.events.push({ ...event, caller: caller.owner });
+    return Promise.resolve();
+  }
+
+  #add(
+    caller: Caller,
+    sessionId: string,
+    role: StoredMessage["role"],
+    content: string,
+    vector?: { embedding: number[]; embeddingModel: string },
+  ): void {
+    this.rows.push({
+      id: crypto.randomUUID(),
+      sessionId,
+      role,
+      content,
+      createdAt: new Date().toISOString(),
+      userId: caller.userId,
+      embedding: vector?.embedding,
+      embeddingModel: vector?.embeddingModel,
+      seq: this.#seq++,
+    });
+  }
+}
+
+function strip({ id, sessionId, role, content, createdAt }: Row): StoredMessage {
+  return { id, sessionId, role, content, createdAt };
+}

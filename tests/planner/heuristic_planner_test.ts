@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { HeuristicPlanner } from "../../shared/planner/heuristic_planner.ts";
+import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
+import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
+import { loopRequest } from "../support/loop_fixture.ts";
+
+function registry() {
+  const r = new ToolRegistry();
+  r.register(createFinalizeSummaryTool());
+  r.register({
+    name: "get_weather",
+    description: "Current weather forecast for a city",
+    argsSchema: z.object({ city: z.string() }),
+    run: () => "sunny",
+  });
+  r.register({
+    name: "convert_currency",
+    description: "Convert an amount of money between currencies",
+    argsSchema: z.object({
+      amount: z.number().min(0),
+      to: z.enum(["EUR", "USD", "GBP"]),
+    }),
+    run: () => 1,
+  });
+  r.register({
+    name: "list_tickets",
+    description: "List the open support tickets",
+    argsSchema: z.object({}),
+    run: () => [],
+  });
+  return r;
+}
+
+async function plan(message: string, context: Record<string, unknown> = {}) {
+  const r = registry();
+  return await new HeuristicPlanner().plan({
+    request: loopRequest(message),
+    context,
+    tools: r.getToolMetadataList(),
+    signal: new AbortController().signal,
+  });
+}
+
+Deno.test("the best matching tool is chosen, with args filled from the message, then finalize_summary", async () => {
+  assert.deepEqual(await plan("please convert 120 dollars to eur"), [
+    { tool: "convert_currency", args: { amount: 120, to: "EUR" } },
+    { tool: "finalize_summary", args: {} },
+  ]);
+});
+
+Deno.test("args are filled from the context by name", async () => {
+  assert.deepEqual(await plan("what is the weather forecast", { city: "Lisbon" }), [
+    { tool: "get_weather", args: { city: "Lisbon" } },
+    { tool: "finalize_summary", args: {} },
+  ]);
+});
+
+Deno.test("a tool whose required args are unknown is skipped", async () => {
+  assert.deepEqual(await plan("what is the weather forecast"), [
+    { tool: "finalize_summary", args: {} },
+  ]);
+});
+
+Deno.test("a message unrelated to every tool plans only the summary", async () => {
+  assert.deepEqual(await plan("tell me a joke about penguins"), [
+    { tool: "finalize_summary", args: {} },
+  ]);
+});
+
+Deno.test("a tool without args is chosen when the message asks for it", async () => {
+  assert.deepEqual((await plan("show me the open support tickets")).map((s) => s.tool), [
+    "list_tickets",
+    "finalize_summary",
+  ]);
+});
+
+Deno.test("without finalize_summary offered the plan has no summary step", async () => {
+  const r = registry();
+  const steps = await new HeuristicPlanner().plan({
+    request: loopRequest("show me the open support tickets"),
+    context: {},
+    tools: r.getToolMetadataList().filter((t) => t.name !== "finalize_summary"),
+    signal: new AbortController().signal,
+  });
+  assert.deepEqual(steps.map((s) => s.tool), ["list_tickets"]);
+});
