@@ -50,7 +50,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     : lazySql(() => openDatabase(config, logger));
   const embedder = overrides.embedder ?? new HashingEmbedder();
   const planner = overrides.planner ?? new HeuristicPlanner();
-  const store = overrides.store ?? new SqlConversationStore(sql, config.memory);
+  const store = overrides.store ?? createStore(config, sql);
 
   const registry = new ToolRegistry();
   registry.register(createFinalizeSummaryTool());
@@ -94,6 +94,21 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       await sql.ready();
     },
     close: () => sql.close(),
+  };
+}
+
+function createStore(config: Config, sql: Sql): ConversationStore {
+  const { store: storeConfig, memory } = config;
+  if (storeConfig.kind === "sql") return new SqlConversationStore(sql, memory);
+  // supabase-js is loaded only by deployments that use it.
+  let loading: Promise<ConversationStore> | undefined;
+  const load = () =>
+    loading ??= import("./adapters/supabase/supabase_conversation_store.ts").then(
+      ({ SupabaseConversationStore }) => new SupabaseConversationStore({ ...storeConfig, memory }),
+    );
+  return {
+    loadContext: async (input) => (await load()).loadContext(input),
+    saveTurn: async (input) => (await load()).saveTurn(input),
   };
 }
 

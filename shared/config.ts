@@ -12,6 +12,11 @@ export type DatabaseConfig =
   | { kind: "pglite"; dataDir: string }
   | { kind: "postgres"; url: string; source: "DATABASE_URL" | "SUPABASE_DB_URL" };
 
+/** The conversation store. */
+export type StoreConfig =
+  | { kind: "sql" }
+  | { kind: "supabase"; url: string; publishableKey: string; secretKey?: string };
+
 /** Log verbosity. */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
@@ -21,6 +26,8 @@ export interface Config {
   database: DatabaseConfig;
   /** Apply `supabase/migrations/` at start-up. */
   migrate: boolean;
+  /** Where conversations go: SQL on `database` (default) or Supabase's API as the caller. */
+  store: StoreConfig;
   loop: LoopOptions;
   memory: MemoryOptions;
   http: { maxBodyBytes: number; corsOrigins: "*" | string[] };
@@ -54,6 +61,7 @@ export function loadConfig(env: Env): Config {
       // Supabase applies migrations with `supabase db push`; elsewhere we apply them.
       fallback: !(database.kind === "postgres" && database.source === "SUPABASE_DB_URL"),
     }),
+    store: readStore(reader),
     loop: {
       deadlineMs: reader.int("MCP_LOOP_DEADLINE_MS", {
         fallback: DEFAULT_LOOP_OPTIONS.deadlineMs,
@@ -123,6 +131,36 @@ function readDatabase(reader: EnvReader): DatabaseConfig {
   const supabaseUrl = reader.string("SUPABASE_DB_URL");
   if (supabaseUrl) return { kind: "postgres", url: supabaseUrl, source: "SUPABASE_DB_URL" };
   return { kind: "pglite", dataDir: reader.string("MCP_LOOP_DATA_DIR") ?? "./.data/pglite" };
+}
+
+function readStore(reader: EnvReader): StoreConfig {
+  const kind = reader.oneOf("MCP_LOOP_STORE", ["sql", "supabase"], "sql");
+  if (kind === "sql") return { kind };
+  const url = reader.string("SUPABASE_URL");
+  const publishableKey = reader.string("SUPABASE_ANON_KEY") ??
+    readKeySet(reader, "SUPABASE_PUBLISHABLE_KEYS");
+  const secretKey = reader.string("SUPABASE_SERVICE_ROLE_KEY") ??
+    readKeySet(reader, "SUPABASE_SECRET_KEYS");
+  if (!url || !publishableKey) {
+    reader.problem(
+      "MCP_LOOP_STORE=supabase needs SUPABASE_URL and SUPABASE_ANON_KEY (or SUPABASE_PUBLISHABLE_KEYS)",
+    );
+    return { kind: "sql" };
+  }
+  return { kind, url, publishableKey, secretKey };
+}
+
+/** The "default" key of a Supabase key set (`{"default":"sb_..."}`). */
+function readKeySet(reader: EnvReader, name: string): string | undefined {
+  const raw = reader.string(name);
+  if (!raw) return undefined;
+  try {
+    const keys = JSON.parse(raw) as Record<string, string>;
+    return keys.default ?? Object.values(keys)[0];
+  } catch {
+    reader.problem(`${name} must be a JSON object of named keys, like {"default":"sb_..."}`);
+    return undefined;
+  }
 }
 
 function readAuth(reader: EnvReader): AuthConfig {

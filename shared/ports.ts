@@ -42,6 +42,8 @@ export interface Caller {
   userId: string | null;
   /** The verified JWT claims, set as `request.jwt.claims` so RLS applies. */
   claims?: Record<string, unknown>;
+  /** The verified JWT itself, for stores that call Supabase's API as the user. */
+  token?: string;
   /** Owner key for rows scoped to callers without a user id ("anonymous", "key:<name>"). */
   owner: string;
 }

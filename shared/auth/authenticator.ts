@@ -57,7 +57,7 @@ export function createAuthenticator(
       }
       return ANONYMOUS;
     }
-    return callerFromClaims(await verifyJwt(token, { jwtSecret, jwks }), required);
+    return callerFromClaims(await verifyJwt(token, { jwtSecret, jwks }), token, required);
   };
 }
 
@@ -80,10 +80,14 @@ async function verifyJwt(
   throw unauthorized("The JWT is signed with an algorithm this server does not accept");
 }
 
-function callerFromClaims(claims: Record<string, unknown>, required: boolean): Caller {
+function callerFromClaims(
+  claims: Record<string, unknown>,
+  token: string,
+  required: boolean,
+): Caller {
   const sub = claims.sub;
   if (claims.role === "authenticated" && typeof sub === "string" && UUID.test(sub)) {
-    return { userId: sub, claims, owner: `user:${sub}` };
+    return { userId: sub, claims, token, owner: `user:${sub}` };
   }
   // The project's anon or service key: valid, but not a user.
   if (required && claims.role !== "service_role") {

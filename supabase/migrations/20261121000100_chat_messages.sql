@@ -4,6 +4,8 @@
 
 create table if not exists public.chat_messages (
   id uuid primary key default gen_random_uuid(),
+  -- Insertion order: timestamps can tie (a turn's two messages, coarse clocks).
+  seq bigint generated always as identity,
   session_id text not null check (char_length(session_id) between 1 and 200),
   user_id uuid default auth.uid(),
   role text not null check (role in ('user', 'assistant', 'system', 'tool')),
@@ -15,10 +17,10 @@ create table if not exists public.chat_messages (
 );
 
 -- Recent messages of a session, and the btree side of filtered vector search.
-create index if not exists chat_messages_session_created_idx
-  on public.chat_messages (session_id, created_at desc);
-create index if not exists chat_messages_user_created_idx
-  on public.chat_messages (user_id, created_at desc);
+create index if not exists chat_messages_session_seq_idx
+  on public.chat_messages (session_id, seq desc);
+create index if not exists chat_messages_user_seq_idx
+  on public.chat_messages (user_id, seq desc);
 -- Approximate nearest neighbours by cosine distance.
 create index if not exists chat_messages_embedding_hnsw_idx
   on public.chat_messages using hnsw (embedding vector_cosine_ops);

@@ -33,7 +33,7 @@ begin
                m.embedding <=> query_embedding as distance
         from public.chat_messages m
         where m.session_id = filter_session_id
-          and m.user_id is not distinct from coalesce(filter_user_id, m.user_id)
+          and (filter_user_id is null or m.user_id = filter_user_id)
           and m.embedding_model = filter_embedding_model
           and m.id <> all (exclude_ids)
       )
@@ -99,7 +99,7 @@ begin
   from (
     select m.id from public.chat_messages m
     where m.session_id = p_session_id and m.user_id is not distinct from caller_id
-    order by m.created_at desc, m.id desc
+    order by m.seq desc
     limit p_recent_limit
   ) r;
   return query
@@ -107,18 +107,33 @@ begin
            null::double precision
     from public.chat_messages m
     where m.id = any (recent_ids)
-    order by m.created_at, m.id;
-  return query
-    select 'match'::text, x.id, x.session_id, x.role, x.content, x.created_at, x.similarity
-    from public.match_chat_messages(
-      p_query_embedding,
-      p_match_count,
-      p_match_threshold,
-      p_embedding_model,
-      case when p_scope = 'user' and caller_id is not null then null else p_session_id end,
-      caller_id,
-      recent_ids
-    ) x;
+    order by m.seq;
+  if p_scope = 'user' and caller_id is not null then
+    return query
+      select 'match'::text, x.id, x.session_id, x.role, x.content, x.created_at, x.similarity
+      from public.match_chat_messages(
+        p_query_embedding, p_match_count, p_match_threshold, p_embedding_model,
+        null, caller_id, recent_ids
+      ) x;
+  else
+    -- The session's own rows (anonymous callers see only rows without a user),
+    -- scanned exactly: sessions are small and exact search has perfect recall.
+    return query
+      with candidates as materialized (
+        select m.id, m.session_id, m.role, m.content, m.created_at,
+               m.embedding <=> p_query_embedding as distance
+        from public.chat_messages m
+        where m.session_id = p_session_id
+          and m.user_id is not distinct from caller_id
+          and m.embedding_model = p_embedding_model
+          and m.id <> all (recent_ids)
+      )
+      select 'match'::text, c.id, c.session_id, c.role, c.content, c.created_at, 1 - c.distance
+      from candidates c
+      where 1 - c.distance >= p_match_threshold
+      order by c.distance
+      limit p_match_count;
+  end if;
 end
 $$;
 

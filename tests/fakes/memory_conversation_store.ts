@@ -48,7 +48,7 @@ export class MemoryConversationStore implements ConversationStore {
     const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
     const own = this.rows.filter((row) => row.userId === caller.userId);
     const session = own.filter((row) => row.sessionId === sessionId);
-    const recent = session.slice(-recentLimit);
+    const recent = recentLimit > 0 ? session.slice(-recentLimit) : [];
     const recentIds = new Set(recent.map((row) => row.id));
     const searched = scope === "user" && caller.userId ? own : session;
     const semanticMatches = searched

@@ -25,6 +25,15 @@ export class PostgresSql implements Sql {
       idle_timeout: 20,
       connect_timeout: 5,
       onnotice: () => {},
+      // Like PGlite: a string bound to a json/jsonb parameter is JSON text, not a JSON string.
+      types: {
+        jsonText: {
+          to: 3802,
+          from: [114, 3802],
+          serialize: (value: unknown) => typeof value === "string" ? value : JSON.stringify(value),
+          parse: (text: string) => JSON.parse(text),
+        },
+      },
     });
   }
 

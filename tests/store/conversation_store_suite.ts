@@ -1,0 +1,184 @@
+/**
+ * The conversation store's behaviour, run against every implementation (the
+ * in-memory fake and the SQL store on PGlite) so the fake cannot drift.
+ */
+import assert from "node:assert/strict";
+import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { ANONYMOUS, type Caller, type ConversationStore } from "../../shared/ports.ts";
+import type { MemoryOptions } from "../../shared/store/sql_conversation_store.ts";
+
+/** Makes a store with the given memory options. */
+export type StoreFactory = (options?: Partial<MemoryOptions>) => Promise<ConversationStore>;
+
+const MODEL = "hashing-v1";
+
+function user(): Caller {
+  const id = crypto.randomUUID();
+  return { userId: id, owner: `user:${id}`, claims: { sub: id, role: "authenticated" } };
+}
+
+async function say(
+  store: ConversationStore,
+  caller: Caller,
+  sessionId: string,
+  content: string,
+  reply?: string,
+) {
+  await store.saveTurn({
+    caller,
+    sessionId,
+    userMessage: { content, embedding: hashingVector(content), embeddingModel: MODEL },
+    assistantMessage: reply === undefined ? undefined : { content: reply },
+    events: [],
+  });
+}
+
+function load(
+  store: ConversationStore,
+  caller: Caller,
+  sessionId: string,
+  text: string,
+  model = MODEL,
+) {
+  return store.loadContext({
+    caller,
+    sessionId,
+    embedding: hashingVector(text),
+    embeddingModel: model,
+  });
+}
+
+const DISTRACTORS = [
+  "The quarterly marketing budget review is on Friday",
+  "Please book a meeting room for the design sync",
+  "Our office coffee machine is broken again",
+  "The new laptop policy starts next month",
+  "Remember to submit travel expenses by the 5th",
+  "The team offsite will be in Porto this year",
+  "Can you share the slides from the all-hands?",
+  "The wifi password changed this morning",
+  "We are migrating the wiki to a new tool",
+  "Lunch is catered on Thursdays",
+  "The parking garage closes at 9pm",
+  "Security training is mandatory for everyone",
+];
+
+/** Registers the suite's tests under `name`. */
+export function conversationStoreSuite(name: string, makeStore: StoreFactory): void {
+  Deno.test(`${name}: a turn's user message and reply come back as recent messages, oldest first`, async () => {
+    const store = await makeStore();
+    const session = crypto.randomUUID();
+    await say(store, ANONYMOUS, session, "first question", "first answer");
+    await say(store, ANONYMOUS, session, "second question");
+    const { recentMessages } = await load(store, ANONYMOUS, session, "next");
+    assert.deepEqual(recentMessages.map((m) => [m.role, m.content]), [
+      ["user", "first question"],
+      ["assistant", "first answer"],
+      ["user", "second question"],
+    ]);
+    assert.ok(
+      recentMessages.every((m) =>
+        m.sessionId === session && !Number.isNaN(Date.parse(m.createdAt))
+      ),
+    );
+  });
+
+  Deno.test(`${name}: only the last recentLimit messages are recent`, async () => {
+    const store = await makeStore({ recentLimit: 3 });
+    const session = crypto.randomUUID();
+    for (let i = 1; i <= 5; i++) await say(store, ANONYMOUS, session, `message ${i}`);
+    const { recentMessages } = await load(store, ANONYMOUS, session, "next");
+    assert.deepEqual(recentMessages.map((m) => m.content), ["message 3", "message 4", "message 5"]);
+  });
+
+  Deno.test(`${name}: the relevant message ranks first among distractors, outside the recent window`, async () => {
+    const store = await makeStore({ recentLimit: 2, matchCount: 5, matchThreshold: 0.05 });
+    const session = crypto.randomUUID();
+    await say(
+      store,
+      ANONYMOUS,
+      session,
+      "Our Kubernetes cluster keeps evicting pods under memory pressure",
+    );
+    for (const text of DISTRACTORS) await say(store, ANONYMOUS, session, text);
+    const { semanticMatches, recentMessages } = await load(
+      store,
+      ANONYMOUS,
+      session,
+      "why are kubernetes pods evicted for memory pressure?",
+    );
+    assert.equal(
+      semanticMatches[0]?.content,
+      "Our Kubernetes cluster keeps evicting pods under memory pressure",
+    );
+    assert.ok(semanticMatches[0].similarity > 0.3);
+    const recentIds = new Set(recentMessages.map((m) => m.id));
+    assert.ok(
+      semanticMatches.every((m) => !recentIds.has(m.id)),
+      "matches exclude the recent window",
+    );
+    for (let i = 1; i < semanticMatches.length; i++) {
+      assert.ok(semanticMatches[i - 1].similarity >= semanticMatches[i].similarity, "best first");
+    }
+  });
+
+  Deno.test(`${name}: matches below the threshold are left out, and at most matchCount come back`, async () => {
+    const store = await makeStore({ recentLimit: 0, matchCount: 2, matchThreshold: 0.5 });
+    const session = crypto.randomUUID();
+    for (
+      const text of [
+        "invoice overdue reminder",
+        "invoice overdue notice",
+        "invoice overdue letter",
+        "holiday plans",
+      ]
+    ) {
+      await say(store, ANONYMOUS, session, text);
+    }
+    const { semanticMatches } = await load(store, ANONYMOUS, session, "invoice overdue");
+    assert.equal(semanticMatches.length, 2);
+    assert.ok(semanticMatches.every((m) => m.similarity >= 0.5 && m.content.startsWith("invoice")));
+  });
+
+  Deno.test(`${name}: vectors of another embedding model are never matched`, async () => {
+    const store = await makeStore({ recentLimit: 0, matchThreshold: -1 });
+    const session = crypto.randomUUID();
+    await say(store, ANONYMOUS, session, "exactly this text");
+    const other = await load(store, ANONYMOUS, session, "exactly this text", "other-model");
+    assert.deepEqual(other.semanticMatches, []);
+    const same = await load(store, ANONYMOUS, session, "exactly this text");
+    assert.equal(same.semanticMatches.length, 1);
+  });
+
+  Deno.test(`${name}: one user cannot read another user's messages, even with the same session id`, async () => {
+    const store = await makeStore({ recentLimit: 10, matchThreshold: -1 });
+    const [alice, bob] = [user(), user()];
+    const session = `shared-${crypto.randomUUID()}`;
+    await say(store, alice, session, "alice's secret plan", "noted");
+    await say(store, bob, session, "bob's note");
+    const forBob = await load(store, bob, session, "alice's secret plan");
+    assert.deepEqual(forBob.recentMessages.map((m) => m.content), ["bob's note"]);
+    assert.ok(forBob.semanticMatches.every((m) => !m.content.includes("alice")));
+    const forAnonymous = await load(store, ANONYMOUS, session, "alice's secret plan");
+    assert.deepEqual(forAnonymous.recentMessages, []);
+    assert.deepEqual(forAnonymous.semanticMatches, []);
+  });
+
+  Deno.test(`${name}: with scope "user", matches come from all of the user's sessions`, async () => {
+    const store = await makeStore({ recentLimit: 10, matchThreshold: 0.2, scope: "user" });
+    const alice = user();
+    await say(
+      store,
+      alice,
+      `a-${crypto.randomUUID()}`,
+      "my favourite database is postgres with pgvector",
+    );
+    const { semanticMatches } = await load(
+      store,
+      alice,
+      `b-${crypto.randomUUID()}`,
+      "which database is my favourite?",
+    );
+    assert.equal(semanticMatches[0]?.content, "my favourite database is postgres with pgvector");
+  });
+}

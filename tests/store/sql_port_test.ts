@@ -1,0 +1,17 @@
+import { PostgresSql } from "../../shared/adapters/postgres/postgres_sql.ts";
+import { sharedPglite } from "../support/pglite.ts";
+import { sqlPortSuite } from "./sql_port_suite.ts";
+
+sqlPortSuite("PgliteSql", sharedPglite);
+
+// A real Postgres, when one is given (.ci/run starts a throwaway cluster if the
+// machine has Postgres installed). pgvector is not needed for the port itself.
+const url = Deno.env.get("MCP_LOOP_TEST_POSTGRES_URL");
+sqlPortSuite(
+  "PostgresSql",
+  () => Promise.resolve(new PostgresSql({ url: url ?? "postgres://unset" })),
+  {
+    ignore: !url,
+    owned: true,
+  },
+);
