@@ -126,6 +126,8 @@ async function openDatabase(config: Config, logger: Logger): Promise<Sql> {
     const applied = await applyMigrations(sql);
     if (applied.length > 0) logger.info("applied migrations", { versions: applied });
   }
+  // PGlite runs no autovacuum; fresh statistics let the planner pick the vector index.
+  if (config.database.kind === "pglite") await sql.exec("analyze");
   logger.info("database ready", {
     kind: config.database.kind,
     ms: Math.round(performance.now() - started),

@@ -4,9 +4,11 @@
  */
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
+import { storeBenchmarks } from "./store_bench.ts";
 
 const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[]>> = {
   loop: loopBenchmarks,
+  store: storeBenchmarks,
 };
 
 const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);
