@@ -5,17 +5,17 @@
 import { createAuthenticator } from "./auth/authenticator.ts";
 import type { Config } from "./config.ts";
 import { createConsoleLogger } from "./console_logger.ts";
-import { HashingEmbedder } from "./adapters/hashing/hashing_embedder.ts";
 import { createHealthHandler } from "./http/health_handler.ts";
 import { createLoopHandler } from "./http/loop_handler.ts";
 import { createRouter } from "./http/router.ts";
 import { McpLoopRunner } from "./loop/runner.ts";
-import { HeuristicPlanner } from "./planner/heuristic_planner.ts";
 import type { ConversationStore, Embedder, Logger, Planner, Sql } from "./ports.ts";
 import { lazySql } from "./store/lazy_sql.ts";
 import { applyMigrations } from "./store/migrations.ts";
 import { SqlConversationStore } from "./store/sql_conversation_store.ts";
 import { createFinalizeSummaryTool } from "./tools/finalize_summary.ts";
+import { createModelSummarizer } from "./tools/model_summary.ts";
+import { createModels } from "./app_models.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
 import { ToolRegistry } from "./tools/tool_registry.ts";
 
@@ -48,12 +48,15 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const sql = overrides.sql
     ? lazySql(() => Promise.resolve(overrides.sql!))
     : lazySql(() => openDatabase(config, logger));
-  const embedder = overrides.embedder ?? new HashingEmbedder();
-  const planner = overrides.planner ?? new HeuristicPlanner();
+  const models = createModels(config.models);
+  const embedder = overrides.embedder ?? models.embedder;
+  const planner = overrides.planner ?? models.planner;
   const store = overrides.store ?? createStore(config, sql);
 
   const registry = new ToolRegistry();
-  registry.register(createFinalizeSummaryTool());
+  registry.register(createFinalizeSummaryTool({
+    summarize: models.chatModel ? createModelSummarizer(models.chatModel, { logger }) : undefined,
+  }));
   for (const tool of overrides.tools ?? []) registry.register(tool);
 
   const runner = new McpLoopRunner({
@@ -78,6 +81,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       describe: () => ({
         embedder: embedder.model,
         planner: planner.constructor.name,
+        chatModel: models.chatModel?.model ?? null,
         database: config.database.kind,
         tools: registry.list().map((tool) => tool.name),
       }),

@@ -66,3 +66,42 @@ Deno.test("SUPABASE_JWKS is read as a key set, and refused when it is not one", 
   assert.deepEqual(loadConfig({ SUPABASE_JWKS: '[{"kty":"EC"}]' }).auth.jwks, [{ kty: "EC" }]);
   assert.throws(() => loadConfig({ SUPABASE_JWKS: "nope" }), /SUPABASE_JWKS must be/);
 });
+
+Deno.test("with nothing set the models are the offline defaults", () => {
+  const { models } = loadConfig({});
+  assert.equal(models.openai, undefined);
+  assert.equal(models.embedder, "hashing");
+  assert.equal(models.planner, "heuristic");
+});
+
+Deno.test("OPENAI_API_KEY switches to OpenAI embeddings, the chat planner and the seed's defaults", () => {
+  const { models } = loadConfig({ OPENAI_API_KEY: "sk-x" });
+  assert.equal(models.embedder, "openai");
+  assert.equal(models.planner, "chat");
+  assert.equal(models.embeddingModel, "text-embedding-3-small");
+  assert.deepEqual(models.chat, {
+    model: "gpt-4o",
+    temperature: 0.3,
+    maxTokens: 1000,
+    responseFormat: "json_schema",
+  });
+});
+
+Deno.test("OPENAI_BASE_URL alone (a local server) is enough, and each choice can be overridden", () => {
+  const { models } = loadConfig({
+    OPENAI_BASE_URL: "http://localhost:11434/v1",
+    MCP_LOOP_EMBEDDER: "hashing",
+    MCP_LOOP_CHAT_MODEL: "llama3.1",
+  });
+  assert.equal(models.openai?.baseUrl, "http://localhost:11434/v1");
+  assert.equal(models.embedder, "hashing");
+  assert.equal(models.planner, "chat");
+  assert.equal(models.chat.model, "llama3.1");
+});
+
+Deno.test("asking for OpenAI without a key or base URL stops start-up", () => {
+  assert.throws(
+    () => loadConfig({ MCP_LOOP_PLANNER: "chat" }),
+    /MCP_LOOP_PLANNER=chat needs OPENAI_API_KEY/,
+  );
+});

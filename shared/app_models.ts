@@ -1,0 +1,71 @@
+/**
+ * Chooses the embedder, chat model and planner from the configuration. The
+ * OpenAI SDK is imported on first use, so paths that need no model (health,
+ * MCP) and offline set-ups never load it.
+ */
+import type { ModelConfig } from "./config.ts";
+import { HashingEmbedder } from "./adapters/hashing/hashing_embedder.ts";
+import { GteSmallEmbedder } from "./adapters/supabase/gte_small_embedder.ts";
+import { ChatPlanner } from "./planner/chat_planner.ts";
+import { HeuristicPlanner } from "./planner/heuristic_planner.ts";
+import type { ChatModel, Embedder, Planner } from "./ports.ts";
+
+/** The models of an app. */
+export interface Models {
+  embedder: Embedder;
+  /** Set when a chat model is configured (planning and summaries use it). */
+  chatModel?: ChatModel;
+  planner: Planner;
+}
+
+/** Builds the configured models. */
+export function createModels(config: ModelConfig): Models {
+  const client = config.openai ? lazyOpenAi(config.openai) : undefined;
+  let chat: ChatModel | undefined;
+  const chatModel: ChatModel | undefined = client
+    ? {
+      model: config.chat.model,
+      complete: async (request) => {
+        const { OpenAiChatModel } = await import("./adapters/openai/openai_chat_model.ts");
+        chat ??= new OpenAiChatModel(await client(), config.chat);
+        return chat.complete(request);
+      },
+    }
+    : undefined;
+  const embedder = createEmbedder(config, client);
+  const planner = config.planner === "chat" && chatModel
+    ? new ChatPlanner(chatModel, { contextTokens: config.promptContextTokens })
+    : new HeuristicPlanner();
+  return { embedder, chatModel, planner };
+}
+
+function createEmbedder(
+  config: ModelConfig,
+  client?: () => Promise<import("openai").default>,
+): Embedder {
+  if (config.embedder === "gte-small") return new GteSmallEmbedder();
+  if (config.embedder !== "openai" || !client) return new HashingEmbedder();
+  let embedder: Embedder | undefined;
+  return {
+    model: config.embeddingModel,
+    dimensions: config.embeddingDimensions ?? 1536,
+    embed: async (texts, options) => {
+      const { OpenAiEmbedder } = await import("./adapters/openai/openai_embedder.ts");
+      embedder ??= new OpenAiEmbedder(await client(), {
+        model: config.embeddingModel,
+        dimensions: config.embeddingDimensions,
+      });
+      return embedder.embed(texts, options);
+    },
+  };
+}
+
+function lazyOpenAi(
+  options: NonNullable<ModelConfig["openai"]>,
+): () => Promise<import("openai").default> {
+  let client: Promise<import("openai").default> | undefined;
+  return () =>
+    client ??= import("./adapters/openai/openai_client.ts").then(({ createOpenAiClient }) =>
+      createOpenAiClient(options)
+    );
+}

@@ -1,0 +1,166 @@
+/**
+ * The planner prompt: the MCP loop specification's prompt and system message,
+ * with the tool list from the registry (descriptions and JSON Schemas), the
+ * planner recommendations as hints, and the context cut to a token budget
+ * (never the embedding vector).
+ */
+import type { ToolMetadata } from "../contracts.ts";
+import type { ChatModelMessage, PlanFeedback, PlanInput } from "../ports.ts";
+import { buildToolPromptSection } from "../tools/tool_registry.ts";
+
+/** The specification's system message. */
+export const PLANNER_SYSTEM_MESSAGE = "You are a planning agent.";
+
+/** Roughly four characters per token for English text and JSON. */
+const CHARS_PER_TOKEN = 4;
+
+/** The messages that ask for a plan. */
+export function buildPlanMessages(
+  input: PlanInput,
+  { contextTokens = 2_000 }: { contextTokens?: number } = {},
+): ChatModelMessage[] {
+  const { request, tools } = input;
+  const latest = request.messages[request.messages.length - 1]?.content ?? "";
+  const hints = request.plannerRecommendations?.length
+    ? `\nPlanner recommendations (hints from the application, not orders):\n${
+      compactJson(request.plannerRecommendations, 2_000)
+    }\n`
+    : "";
+  const prompt =
+    `You are a structured planning agent. Your task is to solve the user's query by selecting and sequencing appropriate tools from the list below.
+
+Follow this process:
+1. Read the context carefully to understand what has already been done and what the user wants.
+2. Select up to ${5} tools that will help solve the user's request (none, if no tool helps).
+3. Order the tools logically, ensuring each step has the required inputs.
+4. Output your answer as a JSON array only.
+
+IMPORTANT: Respond with ONLY the JSON array. Do not include any markdown formatting, backticks, or explanatory text.
+
+Each tool call must follow this format:
+[
+  { "tool": "tool_id", "args": { "key": "value" } },
+  { "tool": "tool_id", "args": { "key": "value" } }
+]
+If a JSON object is required instead of an array, answer {"plan": [ ...the same array... ]}.
+
+Use only the tool ids listed below, with args that match each tool's JSON Schema. If any required argument is unknown, skip that tool.${
+      tools.some((t) => t.name === "finalize_summary")
+        ? " End with finalize_summary to write the reply to the user."
+        : ""
+    }
+
+The user's latest message (mode "${request.mode}"):
+${JSON.stringify(latest)}
+${hints}
+Here is the current user context:
+${compactJson(promptContext(input.context), contextTokens * CHARS_PER_TOKEN)}
+
+${buildToolPromptSection(tools)}`;
+  return [
+    { role: "system", content: PLANNER_SYSTEM_MESSAGE },
+    { role: "user", content: prompt },
+  ];
+}
+
+/** The messages of the repair round: the first exchange, then the exact problems. */
+export function buildRepairMessages(
+  input: PlanInput,
+  feedback: PlanFeedback,
+  options?: { contextTokens?: number },
+): ChatModelMessage[] {
+  return [
+    ...buildPlanMessages(input, options),
+    { role: "assistant", content: feedback.raw ?? "" },
+    {
+      role: "user",
+      content: `That plan cannot run. Problems:\n${
+        feedback.issues.map((issue) => `- ${issue}`).join("\n")
+      }\n\nReply with the corrected plan: ONLY the JSON array, using the listed tool ids and args that match their schemas.`,
+    },
+  ];
+}
+
+/** The JSON Schema the model is asked to answer with (a root object, as structured output requires). */
+export function planResponseSchema(tools: readonly ToolMetadata[]): Record<string, unknown> {
+  return {
+    type: "object",
+    properties: {
+      plan: {
+        type: "array",
+        maxItems: 5,
+        items: {
+          type: "object",
+          properties: {
+            tool: { type: "string", enum: tools.map((t) => t.name) },
+            args: { type: "object" },
+          },
+          required: ["tool", "args"],
+        },
+      },
+    },
+    required: ["plan"],
+  };
+}
+
+/** The context as the model sees it: memory reduced to role and content, no vector. */
+export function promptContext(context: Record<string, unknown>): Record<string, unknown> {
+  const { embeddedMessage: _vector, recentMessages, semanticMatches, ...rest } = context;
+  const brief = (messages: unknown) =>
+    Array.isArray(messages)
+      ? messages.map((m) => {
+        const { role, content, similarity } = m as Record<string, unknown>;
+        return typeof similarity === "number"
+          ? { role, content, similarity: Math.round(similarity * 100) / 100 }
+          : { role, content };
+      })
+      : messages;
+  return {
+    ...rest,
+    recentMessages: brief(recentMessages),
+    semanticMatches: brief(semanticMatches),
+  };
+}
+
+/**
+ * `value` as indented JSON of at most `maxChars`: long strings and arrays are
+ * cut first (harder each round), and the text itself last.
+ */
+export function compactJson(value: unknown, maxChars: number): string {
+  for (const [stringMax, arrayMax] of [[4_000, 50], [1_000, 20], [300, 10], [100, 5], [40, 3]]) {
+    const text = JSON.stringify(shrink(value, stringMax, arrayMax, 0), null, 2) ?? "null";
+    if (text.length <= maxChars) return text;
+  }
+  const text = JSON.stringify(shrink(value, 40, 3, 0)) ?? "null";
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (truncated)`;
+}
+
+function shrink(
+  value: unknown,
+  stringMax: number,
+  arrayMax: number,
+  depth: number,
+  keepTail = false,
+): unknown {
+  if (typeof value === "string") {
+    return value.length > stringMax
+      ? `${value.slice(0, stringMax)}… (${value.length - stringMax} more characters)`
+      : value;
+  }
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value !== "object" || value === null) return value;
+  if (depth > 6) return "…";
+  if (Array.isArray(value)) {
+    const items = (keepTail ? value.slice(-arrayMax) : value.slice(0, arrayMax))
+      .map((item) => shrink(item, stringMax, arrayMax, depth + 1));
+    if (value.length <= arrayMax) return items;
+    const note = `… ${value.length - arrayMax} ${keepTail ? "earlier" : "more"} entries omitted`;
+    return keepTail ? [note, ...items] : [...items, note];
+  }
+  // Recent messages are oldest first: when cut, keep the newest.
+  return Object.fromEntries(
+    Object.entries(value).map((
+      [k, v],
+    ) => [k, shrink(v, stringMax, arrayMax, depth + 1, k === "recentMessages")]),
+  );
+}

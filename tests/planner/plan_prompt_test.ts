@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import {
+  buildPlanMessages,
+  buildRepairMessages,
+  compactJson,
+  PLANNER_SYSTEM_MESSAGE,
+  planResponseSchema,
+} from "../../shared/planner/plan_prompt.ts";
+import { loopRequest } from "../support/loop_fixture.ts";
+
+const tools = [
+  {
+    name: "get_weather",
+    description: "Weather for a city",
+    argsSchema: { type: "object", properties: { city: { type: "string" } } },
+  },
+  { name: "finalize_summary", description: "Write the reply", argsSchema: { type: "object" } },
+];
+
+const input = (context: Record<string, unknown> = {}, extra = {}) => ({
+  request: loopRequest("weather in Lisbon?", extra),
+  context,
+  tools,
+  signal: new AbortController().signal,
+});
+
+Deno.test("the prompt uses the specification's system message and lists every tool with its schema", () => {
+  const [system, user] = buildPlanMessages(input());
+  assert.deepEqual(system, { role: "system", content: PLANNER_SYSTEM_MESSAGE });
+  assert.equal(system.content, "You are a planning agent.");
+  assert.match(user.content, /You are a structured planning agent/);
+  assert.match(
+    user.content,
+    /- get_weather: Weather for a city\n {2}args JSON Schema: \{"type":"object","properties":\{"city"/,
+  );
+  assert.match(user.content, /If any required argument is unknown, skip that tool/);
+  assert.match(user.content, /"weather in Lisbon\?"/);
+  assert.match(user.content, /End with finalize_summary/);
+});
+
+Deno.test("the prompt never contains the embedding vector", () => {
+  const vector = Array.from({ length: 1536 }, (_, i) => i / 10_000 + 0.12345);
+  const [, user] = buildPlanMessages(input({ embeddedMessage: vector, sessionId: "s" }));
+  assert.doesNotMatch(user.content, /0\.12345/);
+  assert.doesNotMatch(user.content, /embeddedMessage/);
+});
+
+Deno.test("long context values are cut to the token budget", () => {
+  const context = {
+    notes: "n".repeat(50_000),
+    items: Array.from({ length: 500 }, (_, i) => ({ i })),
+  };
+  const [, user] = buildPlanMessages(input(context), { contextTokens: 500 });
+  const section =
+    user.content.split("Here is the current user context:\n")[1].split("\n\nAvailable tools")[0];
+  assert.ok(section.length <= 2_000, `context section is ${section.length} characters`);
+  assert.match(section, /more characters/);
+});
+
+Deno.test("recent messages keep the newest when cut; memory is reduced to role and content", () => {
+  const recentMessages = Array.from(
+    { length: 10 },
+    (_, i) => ({ id: `m${i}`, role: "user", content: `message ${i}`, createdAt: "t" }),
+  );
+  const text = compactJson({ recentMessages }, 300);
+  assert.match(text, /message 9/);
+  assert.doesNotMatch(text, /message 0"/);
+  const [, user] = buildPlanMessages(input({ recentMessages }));
+  assert.doesNotMatch(user.content, /"id": "m1"/);
+});
+
+Deno.test("planner recommendations are passed as hints", () => {
+  const [, user] = buildPlanMessages(
+    input({}, { plannerRecommendations: [{ tool: "get_weather", why: "asked" }] }),
+  );
+  assert.match(user.content, /Planner recommendations \(hints from the application, not orders\)/);
+  assert.match(user.content, /"why": "asked"/);
+});
+
+Deno.test("the repair round replays the exchange and lists the exact problems", () => {
+  const messages = buildRepairMessages(input(), {
+    raw: '[{"tool":"nope","args":{}}]',
+    issues: ['[0].tool: unknown tool "nope"; use one of the listed tool ids'],
+  });
+  assert.deepEqual(messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
+  assert.equal(messages[2].content, '[{"tool":"nope","args":{}}]');
+  assert.match(messages[3].content, /- \[0\]\.tool: unknown tool "nope"/);
+});
+
+Deno.test("the response schema is a root object whose plan names only the offered tools", () => {
+  const schema = planResponseSchema(tools) as {
+    type: string;
+    properties: { plan: { maxItems: number; items: { properties: { tool: { enum: string[] } } } } };
+  };
+  assert.equal(schema.type, "object");
+  assert.equal(schema.properties.plan.maxItems, 5);
+  assert.deepEqual(schema.properties.plan.items.properties.tool.enum, [
+    "get_weather",
+    "finalize_summary",
+  ]);
+});
