@@ -9,7 +9,16 @@ import { createHealthHandler } from "./http/health_handler.ts";
 import { createLoopHandler } from "./http/loop_handler.ts";
 import { createRouter } from "./http/router.ts";
 import { McpLoopRunner } from "./loop/runner.ts";
-import type { ConversationStore, Embedder, Logger, Planner, Sql } from "./ports.ts";
+import type {
+  ConversationStore,
+  Embedder,
+  Logger,
+  Planner,
+  RefinementStore,
+  Sql,
+} from "./ports.ts";
+import { createRefinementTools } from "./refinement/refinement_tools.ts";
+import { SqlRefinementStore } from "./store/sql_refinement_store.ts";
 import { lazySql } from "./store/lazy_sql.ts";
 import { applyMigrations } from "./store/migrations.ts";
 import { SqlConversationStore } from "./store/sql_conversation_store.ts";
@@ -25,6 +34,7 @@ export interface AppOverrides {
   embedder?: Embedder;
   planner?: Planner;
   store?: ConversationStore;
+  refinementStore?: RefinementStore;
   logger?: Logger;
   /** Extra tools, registered after the built-in ones. */
   tools?: ToolDefinition[];
@@ -57,6 +67,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   registry.register(createFinalizeSummaryTool({
     summarize: models.chatModel ? createModelSummarizer(models.chatModel, { logger }) : undefined,
   }));
+  const refinementStore = overrides.refinementStore ?? new SqlRefinementStore(sql);
+  for (
+    const tool of createRefinementTools({ store: refinementStore, settings: config.refinement })
+  ) {
+    registry.register(tool);
+  }
   for (const tool of overrides.tools ?? []) registry.register(tool);
 
   const runner = new McpLoopRunner({

@@ -5,6 +5,8 @@
  */
 import { AppError } from "./errors.ts";
 import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "./loop/runner.ts";
+import type { LoopType } from "./ports.ts";
+import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "./refinement/policy.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "./store/sql_conversation_store.ts";
 
 /** Where the data lives. */
@@ -33,6 +35,8 @@ export interface Config {
   http: { maxBodyBytes: number; corsOrigins: "*" | string[] };
   auth: AuthConfig;
   models: ModelConfig;
+  /** Quality threshold and iteration limit per refinement loop type. */
+  refinement: Record<LoopType, LoopSettings>;
   logLevel: LogLevel;
 }
 
@@ -136,6 +140,7 @@ export function loadConfig(env: Env): Config {
     },
     auth: readAuth(reader),
     models: readModels(reader),
+    refinement: readRefinement(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",
       ["debug", "info", "warn", "error", "silent"],
@@ -152,6 +157,27 @@ function readDatabase(reader: EnvReader): DatabaseConfig {
   const supabaseUrl = reader.string("SUPABASE_DB_URL");
   if (supabaseUrl) return { kind: "postgres", url: supabaseUrl, source: "SUPABASE_DB_URL" };
   return { kind: "pglite", dataDir: reader.string("MCP_LOOP_DATA_DIR") ?? "./.data/pglite" };
+}
+
+/** FSDD_LOOP_<TYPE>_THRESHOLD (1–100) and FSDD_LOOP_<TYPE>_MAX_ITERATIONS (1–20), as in the specification. */
+function readRefinement(reader: EnvReader): Record<LoopType, LoopSettings> {
+  const entries = LOOP_TYPES.map((type) => {
+    const prefix = `FSDD_LOOP_${type.toUpperCase()}`;
+    const defaults = DEFAULT_LOOP_SETTINGS[type];
+    return [type, {
+      threshold: reader.int(`${prefix}_THRESHOLD`, {
+        fallback: defaults.threshold,
+        min: 1,
+        max: 100,
+      }),
+      maxIterations: reader.int(`${prefix}_MAX_ITERATIONS`, {
+        fallback: defaults.maxIterations,
+        min: 1,
+        max: 20,
+      }),
+    }] as const;
+  });
+  return Object.fromEntries(entries) as Record<LoopType, LoopSettings>;
 }
 
 function readModels(reader: EnvReader): ModelConfig {

@@ -172,3 +172,42 @@ export interface Sql extends SqlTx {
   /** Releases the connection(s); further calls fail. */
   close(): Promise<void>;
 }
+
+/** A refinement loop's kind; each has its own quality threshold and iteration limit. */
+export type LoopType = "plan" | "spec" | "build_plan" | "build_code";
+
+/** Where a refinement loop stands. */
+export type LoopStatus = "initialized" | "in_progress" | "refine" | "completed" | "user_input";
+
+/** A refinement loop's persisted state. */
+export interface LoopState {
+  /** 8 lowercase hex characters. */
+  id: string;
+  loopType: LoopType;
+  status: LoopStatus;
+  currentScore: number | null;
+  scoreHistory: number[];
+  iteration: number;
+  threshold: number;
+  maxIterations: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Persists refinement loops, each visible only to the caller that created it. */
+export interface RefinementStore {
+  /** Creates a loop with a fresh id (retrying on an id collision). */
+  create(
+    caller: Caller,
+    loop: { loopType: LoopType; threshold: number; maxIterations: number },
+  ): Promise<LoopState>;
+  /** The caller's loop; throws LoopNotFoundError. */
+  get(caller: Caller, id: string): Promise<LoopState>;
+  /**
+   * Applies `change` to the caller's loop atomically: concurrent updates of one
+   * loop run one after another, so none is lost.
+   */
+  update(caller: Caller, id: string, change: (state: LoopState) => LoopState): Promise<LoopState>;
+  /** The caller's most recent loops, newest first. */
+  listRecent(caller: Caller, limit: number): Promise<LoopState[]>;
+}

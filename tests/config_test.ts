@@ -105,3 +105,46 @@ Deno.test("asking for OpenAI without a key or base URL stops start-up", () => {
     /MCP_LOOP_PLANNER=chat needs OPENAI_API_KEY/,
   );
 });
+
+Deno.test("refinement settings default to the specification's and are read per type", () => {
+  assert.deepEqual(loadConfig({}).refinement, {
+    plan: { threshold: 85, maxIterations: 5 },
+    spec: { threshold: 85, maxIterations: 5 },
+    build_plan: { threshold: 80, maxIterations: 5 },
+    build_code: { threshold: 95, maxIterations: 5 },
+  });
+  const config = loadConfig({
+    FSDD_LOOP_PLAN_THRESHOLD: "70",
+    FSDD_LOOP_SPEC_THRESHOLD: "71",
+    FSDD_LOOP_BUILD_PLAN_THRESHOLD: "72",
+    FSDD_LOOP_BUILD_CODE_THRESHOLD: "100",
+    FSDD_LOOP_PLAN_MAX_ITERATIONS: "1",
+    FSDD_LOOP_SPEC_MAX_ITERATIONS: "2",
+    FSDD_LOOP_BUILD_PLAN_MAX_ITERATIONS: "3",
+    FSDD_LOOP_BUILD_CODE_MAX_ITERATIONS: "20",
+  });
+  assert.deepEqual(config.refinement, {
+    plan: { threshold: 70, maxIterations: 1 },
+    spec: { threshold: 71, maxIterations: 2 },
+    build_plan: { threshold: 72, maxIterations: 3 },
+    build_code: { threshold: 100, maxIterations: 20 },
+  });
+});
+
+Deno.test("an out-of-range or non-numeric refinement setting stops start-up naming the variable", () => {
+  for (
+    const [name, value] of [
+      ["FSDD_LOOP_PLAN_THRESHOLD", "0"],
+      ["FSDD_LOOP_SPEC_THRESHOLD", "101"],
+      ["FSDD_LOOP_BUILD_CODE_THRESHOLD", "high"],
+      ["FSDD_LOOP_BUILD_PLAN_MAX_ITERATIONS", "21"],
+      ["FSDD_LOOP_PLAN_MAX_ITERATIONS", "2.5"],
+    ]
+  ) {
+    assert.throws(
+      () => loadConfig({ [name]: value }),
+      new RegExp(`${name} must be an integer`),
+      name,
+    );
+  }
+});

@@ -5,7 +5,13 @@
 import { createApp } from "../../shared/app.ts";
 import { loadConfig } from "../../shared/config.ts";
 
-const config = loadConfig(Deno.env.toObject());
+let config;
+try {
+  config = loadConfig(Deno.env.toObject());
+} catch (error) {
+  console.error((error as Error).message);
+  Deno.exit(1);
+}
 const app = createApp(config);
 const server = Deno.serve({ port: config.port }, app.fetch);
 

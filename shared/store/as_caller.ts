@@ -5,13 +5,17 @@
  */
 import type { Caller, Sql, SqlQueryable } from "../ports.ts";
 
-/** Calls `fn` with a queryable that acts as `caller`. */
+/**
+ * Calls `fn` with a queryable that acts as `caller`; in one transaction when
+ * the caller is a user or when `transaction` is set.
+ */
 export function asCaller<T>(
   sql: Sql,
   caller: Caller,
   fn: (db: SqlQueryable) => Promise<T>,
+  { transaction = false }: { transaction?: boolean } = {},
 ): Promise<T> {
-  if (!caller.userId) return fn(sql);
+  if (!caller.userId) return transaction ? sql.transaction(fn) : fn(sql);
   const claims = JSON.stringify({ role: "authenticated", ...caller.claims, sub: caller.userId });
   return sql.transaction(async (tx) => {
     await tx.query(

@@ -61,7 +61,7 @@ export function offlineSummary({ message, results }: SummaryInput): string {
 
 /** A compact, readable rendering of a tool's output. */
 export function describeValue(value: unknown, depth = 0): string {
-  if (value === null || value === undefined) return "no output";
+  if (value === null || value === undefined) return depth === 0 ? "no output" : "none";
   if (typeof value === "string") return depth === 0 ? clip(value, 200) : `"${clip(value, 60)}"`;
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) {

@@ -31,6 +31,8 @@ grant all on public.mcp_events to service_role;
 
 create table if not exists public.refinement_loops (
   id text primary key check (id ~ '^[0-9a-f]{8}$'),
+  -- Creation order (timestamps can tie).
+  seq bigint generated always as identity,
   owner text not null,
   user_id uuid default auth.uid(),
   loop_type text not null check (loop_type in ('plan', 'spec', 'build_plan', 'build_code')),
@@ -45,8 +47,8 @@ create table if not exists public.refinement_loops (
   created_at timestamptz not null default clock_timestamp(),
   updated_at timestamptz not null default clock_timestamp()
 );
-create index if not exists refinement_loops_owner_created_idx
-  on public.refinement_loops (owner, created_at desc);
+create index if not exists refinement_loops_owner_seq_idx
+  on public.refinement_loops (owner, seq desc);
 
 alter table public.refinement_loops enable row level security;
 drop policy if exists refinement_loops_select_own on public.refinement_loops;

@@ -4,10 +4,12 @@
  */
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
+import { refinementBenchmarks } from "./refinement_bench.ts";
 import { storeBenchmarks } from "./store_bench.ts";
 
 const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[]>> = {
   loop: loopBenchmarks,
+  refinement: refinementBenchmarks,
   store: storeBenchmarks,
 };
 

@@ -67,7 +67,13 @@ Deno.test("GET /mcp-loop/health reports the database and the setup", async () =>
   assert.equal(json.ok, true);
   assert.equal(json.checks.database.ok, true);
   assert.equal(json.embedder, "hashing-v1");
-  assert.deepEqual(json.tools, ["finalize_summary"]);
+  assert.deepEqual(json.tools, [
+    "finalize_summary",
+    "initialize_refinement_loop",
+    "decide_loop_next_action",
+    "get_loop_status",
+    "list_active_loops",
+  ]);
 });
 
 Deno.test("health is 503 with the reason when the database is down", async () => {

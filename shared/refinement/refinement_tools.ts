@@ -1,0 +1,119 @@
+/**
+ * The four refinement-loop tools of the specification (seed 000) as registry
+ * tools: usable by the loop's planner and by any MCP client. State lives in a
+ * {@link RefinementStore}, scoped to the caller.
+ */
+import { z } from "zod";
+import type { LoopState, LoopType, RefinementStore } from "../ports.ts";
+import { defineTool, type ToolDefinition } from "../tools/tool.ts";
+import { decide, DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "./policy.ts";
+
+const LoopTypeSchema = z.enum(LOOP_TYPES as [LoopType, ...LoopType[]], {
+  error: `loop_type must be one of ${LOOP_TYPES.join(", ")}`,
+}).describe("plan, spec, build_plan or build_code");
+
+const LoopId = z.string().regex(/^[0-9a-f]{8}$/, {
+  error: "loop_id is the 8 lowercase hex characters returned by initialize_refinement_loop",
+}).describe("The loop's id (8 lowercase hex characters)");
+
+const Score = z.int({ error: "current_score must be an integer from 0 to 100" })
+  .min(0, { error: "current_score must be an integer from 0 to 100" })
+  .max(100, { error: "current_score must be an integer from 0 to 100" })
+  .describe("Quality score of the latest version, 0 to 100");
+
+/** A loop as the tools return it. */
+export const LoopOutput = z.object({
+  id: z.string(),
+  status: z.enum(["initialized", "in_progress", "refine", "completed", "user_input"]),
+  loop_type: z.enum(LOOP_TYPES as [LoopType, ...LoopType[]]),
+  current_score: z.number().nullable(),
+  score_history: z.array(z.number()),
+  iteration: z.number(),
+  threshold: z.number(),
+  max_iterations: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** The tools' output for one loop. */
+export type LoopOutput = z.infer<typeof LoopOutput>;
+
+/** Most loops `list_active_loops` returns. */
+export const LIST_LIMIT = 10;
+
+/** Builds the four tools over `store`, with per-type thresholds and limits. */
+export function createRefinementTools(
+  { store, settings = DEFAULT_LOOP_SETTINGS }: {
+    store: RefinementStore;
+    settings?: Readonly<Record<LoopType, LoopSettings>>;
+  },
+): ToolDefinition[] {
+  return [
+    defineTool({
+      name: "initialize_refinement_loop",
+      description:
+        "Start a quality-driven refinement loop for a plan, spec, build plan or build code. Returns the loop's id (8 hex characters), its quality threshold and iteration limit. Then score each new version and call decide_loop_next_action.",
+      argsSchema: z.object({ loop_type: LoopTypeSchema }),
+      outputSchema: LoopOutput,
+      annotations: { title: "Start a refinement loop", readOnlyHint: false, idempotentHint: false },
+      run: async ({ args, caller }) => {
+        const { threshold, maxIterations } = settings[args.loop_type];
+        return toOutput(
+          await store.create(caller, { loopType: args.loop_type, threshold, maxIterations }),
+        );
+      },
+    }),
+    defineTool({
+      name: "decide_loop_next_action",
+      description:
+        "Record the quality score (integer 0-100) of a refinement loop's latest version and get the next action: 'completed' when the score reaches the loop's threshold; 'user_input' when the iteration limit is reached or progress stalls (the last two improvements both under 5 points); otherwise 'refine'. A completed loop accepts no more scores.",
+      argsSchema: z.object({ loop_id: LoopId, current_score: Score }),
+      outputSchema: LoopOutput,
+      annotations: {
+        title: "Decide the next refinement step",
+        readOnlyHint: false,
+        idempotentHint: false,
+      },
+      run: async ({ args, caller }) =>
+        toOutput(
+          await store.update(caller, args.loop_id, (state) => decide(state, args.current_score)),
+        ),
+    }),
+    defineTool({
+      name: "get_loop_status",
+      description:
+        "Get a refinement loop's state by id: status, current score, score history, iteration, threshold and iteration limit.",
+      argsSchema: z.object({ loop_id: LoopId }),
+      outputSchema: LoopOutput,
+      annotations: { title: "Refinement loop status", readOnlyHint: true, idempotentHint: true },
+      run: async ({ args, caller }) => toOutput(await store.get(caller, args.loop_id)),
+    }),
+    defineTool({
+      name: "list_active_loops",
+      description:
+        `List your ${LIST_LIMIT} most recent refinement loops, newest first, with status and scores.`,
+      argsSchema: z.object({}),
+      outputSchema: z.object({ loops: z.array(LoopOutput) }),
+      annotations: { title: "List refinement loops", readOnlyHint: true, idempotentHint: true },
+      run: async ({ caller }) => ({
+        loops: (await store.listRecent(caller, LIST_LIMIT)).map(toOutput),
+      }),
+    }),
+  ];
+}
+
+/** A loop's state in the tools' snake_case output shape (`{id, status, ...}` as in the specification). */
+export function toOutput(state: LoopState): LoopOutput {
+  return {
+    id: state.id,
+    status: state.status,
+    loop_type: state.loopType,
+    current_score: state.currentScore,
+    score_history: state.scoreHistory,
+    iteration: state.iteration,
+    threshold: state.threshold,
+    max_iterations: state.maxIterations,
+    created_at: state.createdAt,
+    updated_at: state.updatedAt,
+  };
+}
