@@ -1,15 +1,18 @@
 /**
  * The composition root: the one place that chooses adapters, fills the tool
- * registry and wires the handlers. Nothing here runs at import time.
+ * registry and wires the handlers. Nothing here runs at import time, and what
+ * a path does not need (PGlite, the OpenAI SDK, the MCP SDK) is imported on
+ * first use.
  */
 import { createAuthenticator } from "./auth/authenticator.ts";
 import type { Config } from "./config.ts";
 import { createConsoleLogger } from "./console_logger.ts";
 import { createHealthHandler } from "./http/health_handler.ts";
 import { createLoopHandler } from "./http/loop_handler.ts";
-import { createRouter } from "./http/router.ts";
+import { createRouter, type Handler } from "./http/router.ts";
 import { McpLoopRunner } from "./loop/runner.ts";
 import type {
+  AuditLog,
   ConversationStore,
   Embedder,
   Logger,
@@ -18,15 +21,17 @@ import type {
   Sql,
 } from "./ports.ts";
 import { createRefinementTools } from "./refinement/refinement_tools.ts";
-import { SqlRefinementStore } from "./store/sql_refinement_store.ts";
 import { lazySql } from "./store/lazy_sql.ts";
-import { applyMigrations } from "./store/migrations.ts";
-import { SqlConversationStore } from "./store/sql_conversation_store.ts";
+import { SqlAuditLog } from "./store/sql_audit_log.ts";
+import { SqlRefinementStore } from "./store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "./tools/finalize_summary.ts";
 import { createModelSummarizer } from "./tools/model_summary.ts";
-import { createModels } from "./app_models.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
 import { ToolRegistry } from "./tools/tool_registry.ts";
+import { createModels } from "./app_models.ts";
+import { createConversationStore, openDatabase } from "./app_storage.ts";
+import type { McpServerDeps } from "./mcp/mcp_server.ts";
+import type { RemoteToolSource } from "./mcp/remote_tool_source.ts";
 
 /** Replacements for the adapters the configuration would choose (tests, embedding). */
 export interface AppOverrides {
@@ -35,6 +40,7 @@ export interface AppOverrides {
   planner?: Planner;
   store?: ConversationStore;
   refinementStore?: RefinementStore;
+  audit?: AuditLog;
   logger?: Logger;
   /** Extra tools, registered after the built-in ones. */
   tools?: ToolDefinition[];
@@ -46,22 +52,24 @@ export interface App {
   fetch: (req: Request) => Promise<Response>;
   registry: ToolRegistry;
   runner: McpLoopRunner;
-  /** Resolves once the database is open and migrated. */
+  /** What an MCP server over the registry needs (the stdio entry uses it). */
+  mcp: McpServerDeps;
+  /** Resolves once the database is open and the remote MCP servers have been tried once. */
   ready(): Promise<void>;
-  /** Closes the database; the app answers no more requests. */
+  /** Stops the remote connections, flushes the audit log and closes the database. */
   close(): Promise<void>;
 }
 
-/** Builds the app from the configuration. The database opens in the background. */
+/** Builds the app from the configuration. The database and remote servers connect in the background. */
 export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const logger = overrides.logger ?? createConsoleLogger({ level: config.logLevel });
-  const sql = overrides.sql
-    ? lazySql(() => Promise.resolve(overrides.sql!))
-    : lazySql(() => openDatabase(config, logger));
+  const sql = lazySql(() =>
+    overrides.sql ? Promise.resolve(overrides.sql) : openDatabase(config, logger)
+  );
   const models = createModels(config.models);
   const embedder = overrides.embedder ?? models.embedder;
   const planner = overrides.planner ?? models.planner;
-  const store = overrides.store ?? createStore(config, sql);
+  const audit = overrides.audit ?? new SqlAuditLog(sql);
 
   const registry = new ToolRegistry();
   registry.register(createFinalizeSummaryTool({
@@ -79,11 +87,14 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     registry,
     planner,
     embedder,
-    store,
+    store: overrides.store ?? createConversationStore(config, sql),
     logger,
     options: config.loop,
   });
   const authenticate = createAuthenticator({ ...config.auth, logger });
+  const mcp: McpServerDeps = { registry, audit, logger, callTimeoutMs: config.loop.deadlineMs };
+  const remotes = connectRemoteServers(config, registry, logger);
+
   const router = createRouter({
     loop: createLoopHandler({
       runner,
@@ -101,56 +112,70 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
         database: config.database.kind,
         tools: registry.list().map((tool) => tool.name),
       }),
+      checks: async () => {
+        const sources = await remotes;
+        return Object.fromEntries(sources.map((source) => {
+          const status = source.status();
+          return [`remote:${status.name}`, status];
+        }));
+      },
+    }),
+    mcp: lazyHandler(async () => {
+      const { createMcpHttpHandler } = await import("./mcp/mcp_http_handler.ts");
+      return createMcpHttpHandler({
+        ...mcp,
+        authenticate,
+        allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
+        allowedOrigins: new Set(config.mcp.allowedOrigins),
+        maxBodyBytes: config.http.maxBodyBytes,
+      });
     }),
     corsOrigins: config.http.corsOrigins,
     logger,
   });
-  if (!overrides.store) sql.ready().catch(() => {}); // start opening now; errors surface per request
+  if (!overrides.sql) sql.ready().catch(() => {}); // start opening now; errors surface per request
   return {
     fetch: (req) => Promise.resolve(router.fetch(req)),
     registry,
     runner,
+    mcp,
     ready: async () => {
       await sql.ready();
+      await Promise.all((await remotes).map((source) => source.connect()));
     },
-    close: () => sql.close(),
+    close: async () => {
+      await Promise.all((await remotes).map((source) => source.close()));
+      if (audit instanceof SqlAuditLog) await audit.flush().catch(() => {});
+      await sql.close();
+    },
   };
 }
 
-function createStore(config: Config, sql: Sql): ConversationStore {
-  const { store: storeConfig, memory } = config;
-  if (storeConfig.kind === "sql") return new SqlConversationStore(sql, memory);
-  // supabase-js is loaded only by deployments that use it.
-  let loading: Promise<ConversationStore> | undefined;
-  const load = () =>
-    loading ??= import("./adapters/supabase/supabase_conversation_store.ts").then(
-      ({ SupabaseConversationStore }) => new SupabaseConversationStore({ ...storeConfig, memory }),
-    );
-  return {
-    loadContext: async (input) => (await load()).loadContext(input),
-    saveTurn: async (input) => (await load()).saveTurn(input),
-  };
-}
-
-async function openDatabase(config: Config, logger: Logger): Promise<Sql> {
-  const started = performance.now();
-  let sql: Sql;
-  if (config.database.kind === "postgres") {
-    const { PostgresSql } = await import("./adapters/postgres/postgres_sql.ts");
-    sql = new PostgresSql({ url: config.database.url });
-  } else {
-    const { PgliteSql } = await import("./adapters/pglite/pglite_sql.ts");
-    sql = await PgliteSql.open({ dataDir: config.database.dataDir });
-  }
-  if (config.migrate) {
-    const applied = await applyMigrations(sql);
-    if (applied.length > 0) logger.info("applied migrations", { versions: applied });
-  }
-  // PGlite runs no autovacuum; fresh statistics let the planner pick the vector index.
-  if (config.database.kind === "pglite") await sql.exec("analyze");
-  logger.info("database ready", {
-    kind: config.database.kind,
-    ms: Math.round(performance.now() - started),
+/** Starts connecting the configured remote MCP servers (the MCP SDK is loaded only when there are some). */
+async function connectRemoteServers(
+  config: Config,
+  registry: ToolRegistry,
+  logger: Logger,
+): Promise<RemoteToolSource[]> {
+  if (config.mcp.remoteServers.length === 0) return [];
+  const { RemoteToolSource } = await import("./mcp/remote_tool_source.ts");
+  return config.mcp.remoteServers.map((server) => {
+    const source = new RemoteToolSource({
+      config: server,
+      registry,
+      logger,
+      callTimeoutMs: config.loop.stepTimeoutMs,
+    });
+    void source.connect();
+    return source;
   });
-  return sql;
+}
+
+/** A handler built on its first request (so its imports load only when the path is used). */
+function lazyHandler(build: () => Promise<Handler>): Handler {
+  let handler: Promise<Handler> | undefined;
+  return async (req) => {
+    handler ??= build();
+    return (await handler)(req);
+  };
 }

@@ -14,8 +14,8 @@ export interface HealthDeps {
   database: () => Promise<Sql>;
   /** Static facts to show (models, planner, tool count, remote servers). */
   describe: () => Record<string, unknown>;
-  /** Extra checks by name (e.g. remote MCP servers). */
-  checks?: () => Record<string, HealthCheck>;
+  /** Extra checks by name (e.g. remote MCP servers); they show but do not fail the health check. */
+  checks?: () => Promise<Record<string, { ok: boolean }>>;
 }
 
 /** Builds the health handler: 200 when everything is ready, else 503 with reasons. */
@@ -30,7 +30,7 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
     } catch (error) {
       database = { ok: false, error: (error as Error).message ?? String(error) };
     }
-    const checks = { database, ...deps.checks?.() };
+    const checks = { database, ...(await deps.checks?.()) };
     const ok = checks.database.ok;
     return jsonResponse({ ok, ...deps.describe(), checks }, ok ? 200 : 503, {
       "cache-control": "no-store",

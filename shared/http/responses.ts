@@ -2,7 +2,7 @@
  * The one place that turns results and errors into HTTP responses, so every
  * error body has the same shape: `{success:false, error:{code, message, details?}}`.
  */
-import { AppError, HTTP_STATUS, toAppError } from "../errors.ts";
+import { HTTP_STATUS, toAppError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
 
 /** A JSON response; values JSON cannot hold (bigint) are written as strings. */
@@ -58,15 +58,6 @@ export function errorResponse(
     status,
     requestId ? { "x-request-id": requestId, ...headers } : headers,
   );
-}
-
-/** A shorthand for a client error response. */
-export function clientError(
-  code: AppError["code"],
-  message: string,
-  details?: unknown,
-): AppError {
-  return new AppError(code, message, { details });
 }
 
 function describeCause(cause: unknown): string | undefined {

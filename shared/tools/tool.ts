@@ -47,6 +47,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   outputSchema?: z.ZodType;
   /** JSON Schema to show instead of the one derived from `argsSchema` (remote tools). */
   inputJsonSchema?: Record<string, unknown>;
+  /** JSON Schema of the output to show instead of one derived from `outputSchema` (remote tools). */
+  outputJsonSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   run(params: ToolRunParams<z.output<S>>): Promise<O> | O;
 }

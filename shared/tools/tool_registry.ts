@@ -19,7 +19,8 @@ export interface RegisteredTool extends ToolDefinition {
 /** Holds tools by name. */
 export class ToolRegistry {
   #tools = new Map<string, RegisteredTool>();
-  #metadata: ToolMetadata[] | undefined;
+  #cache = new Map<string, unknown>();
+  #listeners = new Set<() => void>();
 
   /**
    * Adds a tool. The name must follow MCP's rule and be unused; the args schema
@@ -58,18 +59,17 @@ export class ToolRegistry {
         }`,
       );
     }
-    const outputJsonSchema = definition.outputSchema
-      ? toJsonSchema(definition.outputSchema, "output")
-      : undefined;
+    const outputJsonSchema = definition.outputJsonSchema ??
+      (definition.outputSchema ? toJsonSchema(definition.outputSchema, "output") : undefined);
     const tool = { ...definition, inputSchema, outputJsonSchema } as RegisteredTool;
     this.#tools.set(name, Object.freeze(tool));
-    this.#metadata = undefined;
+    this.#changed();
   }
 
   /** Removes a tool; returns whether it was there. */
   unregister(name: string): boolean {
     const removed = this.#tools.delete(name);
-    if (removed) this.#metadata = undefined;
+    if (removed) this.#changed();
     return removed;
   }
 
@@ -90,12 +90,29 @@ export class ToolRegistry {
 
   /** Name, description and args JSON Schema of every tool (cached until the registry changes). */
   getToolMetadataList(): ToolMetadata[] {
-    this.#metadata ??= this.list().map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      argsSchema: tool.inputSchema,
-    }));
-    return this.#metadata;
+    return this.cached("metadata", (tools) =>
+      tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        argsSchema: tool.inputSchema,
+      })));
+  }
+
+  /** A value derived from the tools, computed once per registry change (e.g. the MCP tool list). */
+  cached<T>(key: string, compute: (tools: RegisteredTool[]) => T): T {
+    if (!this.#cache.has(key)) this.#cache.set(key, compute(this.list()));
+    return this.#cache.get(key) as T;
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    this.#cache.clear();
+    for (const listener of this.#listeners) listener();
   }
 }
 

@@ -1,0 +1,48 @@
+/**
+ * Opens the configured database (PGlite by dynamic import, or Postgres) and
+ * chooses the conversation store. supabase-js is loaded only by deployments
+ * that store conversations through Supabase's API.
+ */
+import type { Config } from "./config.ts";
+import type { ConversationStore, Logger, Sql } from "./ports.ts";
+import { applyMigrations } from "./store/migrations.ts";
+import { SqlConversationStore } from "./store/sql_conversation_store.ts";
+
+/** Opens the database and applies the migrations when configured to. */
+export async function openDatabase(config: Config, logger: Logger): Promise<Sql> {
+  const started = performance.now();
+  let sql: Sql;
+  if (config.database.kind === "postgres") {
+    const { PostgresSql } = await import("./adapters/postgres/postgres_sql.ts");
+    sql = new PostgresSql({ url: config.database.url });
+  } else {
+    const { PgliteSql } = await import("./adapters/pglite/pglite_sql.ts");
+    sql = await PgliteSql.open({ dataDir: config.database.dataDir });
+  }
+  if (config.migrate) {
+    const applied = await applyMigrations(sql);
+    if (applied.length > 0) logger.info("applied migrations", { versions: applied });
+  }
+  // PGlite runs no autovacuum; fresh statistics let the planner pick the vector index.
+  if (config.database.kind === "pglite") await sql.exec("analyze");
+  logger.info("database ready", {
+    kind: config.database.kind,
+    ms: Math.round(performance.now() - started),
+  });
+  return sql;
+}
+
+/** The conversation store the configuration asks for. */
+export function createConversationStore(config: Config, sql: Sql): ConversationStore {
+  const { store: storeConfig, memory } = config;
+  if (storeConfig.kind === "sql") return new SqlConversationStore(sql, memory);
+  let loading: Promise<ConversationStore> | undefined;
+  const load = () =>
+    loading ??= import("./adapters/supabase/supabase_conversation_store.ts").then(
+      ({ SupabaseConversationStore }) => new SupabaseConversationStore({ ...storeConfig, memory }),
+    );
+  return {
+    loadContext: async (input) => (await load()).loadContext(input),
+    saveTurn: async (input) => (await load()).saveTurn(input),
+  };
+}

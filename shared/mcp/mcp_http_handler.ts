@@ -1,0 +1,121 @@
+/**
+ * `/mcp-loop/mcp`: MCP Streamable HTTP with the SDK's web-standard transport,
+ * stateless with JSON responses (a fresh server and transport per request,
+ * built from the registry). Before the SDK sees a request, the Host and Origin
+ * headers are checked against an allow-list (DNS-rebinding protection) and the
+ * caller is authenticated; the caller's identity then scopes the tools.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Authenticate } from "../auth/authenticator.ts";
+import { isAppError } from "../errors.ts";
+import type { Logger } from "../ports.ts";
+import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
+
+/** What the MCP endpoint needs. */
+export interface McpHttpDeps extends McpServerDeps {
+  authenticate: Authenticate;
+  /** Host names (no port) a request may be addressed to; "*" turns the check off. */
+  allowedHosts: "*" | ReadonlySet<string>;
+  /** Exact origins allowed besides those whose host is allowed. */
+  allowedOrigins: ReadonlySet<string>;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+/** Builds the `/mcp-loop/mcp` handler. */
+export function createMcpHttpHandler(deps: McpHttpDeps): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const refused = checkHostAndOrigin(req, deps);
+    if (refused) return refused;
+    let caller;
+    try {
+      caller = await deps.authenticate(req);
+    } catch (error) {
+      const message = isAppError(error) ? error.message : "Authentication failed";
+      return jsonRpcError(401, -32001, message, {
+        "www-authenticate": req.headers.has("authorization")
+          ? `Bearer realm="mcp-loop", error="invalid_token", error_description="${
+            message.replaceAll('"', "'")
+          }"`
+          : 'Bearer realm="mcp-loop"',
+      });
+    }
+    if (req.method !== "POST") {
+      return jsonRpcError(
+        405,
+        -32000,
+        "This MCP endpoint is stateless: send JSON-RPC requests with POST",
+        {
+          allow: "POST, OPTIONS",
+        },
+      );
+    }
+    const server = createMcpServer(deps, caller);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: deps.maxBodyBytes,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(req);
+    } finally {
+      await server.close();
+    }
+  };
+}
+
+/** A 403 when the Host or Origin header is not allowed (DNS-rebinding protection), else undefined. */
+export function checkHostAndOrigin(
+  req: Request,
+  { allowedHosts, allowedOrigins }: Pick<McpHttpDeps, "allowedHosts" | "allowedOrigins">,
+): Response | undefined {
+  if (allowedHosts === "*") return undefined;
+  const hostHeader = req.headers.get("host") ?? new URL(req.url).host;
+  const host = hostnameOf(hostHeader);
+  if (!host || !allowedHosts.has(host)) {
+    return jsonRpcError(
+      403,
+      -32000,
+      `Host "${hostHeader}" is not allowed; add it to MCP_LOOP_ALLOWED_HOSTS`,
+    );
+  }
+  const origin = req.headers.get("origin");
+  if (origin && !allowedOrigins.has(origin)) {
+    let originHost: string | undefined;
+    try {
+      originHost = new URL(origin).hostname.replace(/^\[|\]$/g, "");
+    } catch {
+      originHost = undefined;
+    }
+    if (!originHost || !allowedHosts.has(originHost)) {
+      return jsonRpcError(
+        403,
+        -32000,
+        `Origin "${origin}" is not allowed; add it to MCP_LOOP_ALLOWED_ORIGINS`,
+      );
+    }
+  }
+  return undefined;
+}
+
+function hostnameOf(hostHeader: string): string | undefined {
+  try {
+    return new URL(`http://${hostHeader}`).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON-RPC error body for refusals made before the SDK sees the request. */
+function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: HeadersInit = {},
+): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}

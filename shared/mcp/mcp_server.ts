@@ -1,0 +1,178 @@
+/**
+ * Serves the tool registry over MCP with the SDK's low-level `Server`:
+ * `tools/list` from the registry (input JSON Schemas from Zod, annotations,
+ * output schemas) and `tools/call` with the same argument parsing as the loop.
+ * A tool's failure is an `isError` result; bad params are JSON-RPC -32602.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { z } from "zod";
+import {
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { createJsonSchemaValidator } from "./json_schema_validator.ts";
+import { describeError } from "../errors.ts";
+import { raceAbort, startDeadline } from "../loop/abort.ts";
+import type { AuditLog, Caller, Logger } from "../ports.ts";
+import { redactKeyShapes } from "../redact.ts";
+import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
+
+/** What the MCP server needs. */
+export interface McpServerDeps {
+  registry: ToolRegistry;
+  audit: AuditLog;
+  logger: Logger;
+  /** Longest a tool call may run (the loop's deadline by default). */
+  callTimeoutMs: number;
+}
+
+const LenientCallToolRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
+
+/** The server's name and version in `initialize`. */
+export const SERVER_INFO = { name: "mcp-loop", version: "1.0.0" };
+
+/** The registry's tools as MCP `Tool` objects (cached until the registry changes). */
+export function mcpToolList(registry: ToolRegistry): Tool[] {
+  return registry.cached("mcp-tools", (tools) => tools.map(toMcpTool));
+}
+
+/** Builds an MCP server over the registry for `caller` (one per HTTP request, or per stdio session). */
+export function createMcpServer(deps: McpServerDeps, caller: Caller): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    // Validates without code generation (no eval), so it runs on edge runtimes.
+    jsonSchemaValidator: createJsonSchemaValidator(),
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolList(deps.registry) }));
+  server.setRequestHandler(
+    // The SDK checks tools/call params itself and answers -32602; with its strict schema here,
+    // its protocol layer would reject bad params first, as an internal error (-32603).
+    LenientCallToolRequest,
+    (
+      request: { params: { name: string; arguments?: Record<string, unknown> } },
+      extra: { signal: AbortSignal },
+    ) => callTool(deps, caller, request.params, extra.signal),
+  );
+  return server;
+}
+
+/** Runs one `tools/call`: parse the args, run within the timeout, audit, shape the result. */
+export async function callTool(
+  deps: McpServerDeps,
+  caller: Caller,
+  params: { name: string; arguments?: Record<string, unknown> },
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const tool = deps.registry.get(params.name);
+  if (!tool) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Tool "${params.name}" not found; tools/list shows the available tools`,
+    );
+  }
+  const input = params.arguments ?? {};
+  const parsed = tool.argsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) =>
+      `${i.path.join(".") || "(arguments)"}: ${i.message}`
+    );
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid arguments for tool "${tool.name}": ${issues.join("; ")}`,
+    );
+  }
+  const timeout = startDeadline(deps.callTimeoutMs, { kind: "step_timeout", parents: [signal] });
+  const started = performance.now();
+  try {
+    const output = await raceAbort(
+      Promise.resolve().then(() =>
+        tool.run({ args: parsed.data, context: {}, results: [], caller, signal: timeout.signal })
+      ),
+      timeout.signal,
+    );
+    await audit(deps, caller, {
+      tool: tool.name,
+      input: parsed.data,
+      output,
+      success: true,
+      started,
+    });
+    return toCallResult(tool, output);
+  } catch (error) {
+    const message = redactKeyShapes(describeError(error));
+    await audit(deps, caller, {
+      tool: tool.name,
+      input: parsed.data,
+      success: false,
+      error: message,
+      started,
+    });
+    return {
+      isError: true,
+      content: [{ type: "text", text: `Tool "${tool.name}" failed: ${message}` }],
+    };
+  } finally {
+    timeout.clear();
+  }
+}
+
+async function audit(
+  deps: McpServerDeps,
+  caller: Caller,
+  event: {
+    tool: string;
+    input: unknown;
+    output?: unknown;
+    success: boolean;
+    error?: string;
+    started: number;
+  },
+): Promise<void> {
+  try {
+    await deps.audit.record(caller, [{
+      source: "mcp",
+      tool: event.tool,
+      input: event.input,
+      output: event.output,
+      success: event.success,
+      error: event.error,
+      durationMs: Math.round((performance.now() - event.started) * 1000) / 1000,
+    }]);
+  } catch (error) {
+    // The call itself happened; losing its audit row is logged, not turned into a failure.
+    deps.logger.error("could not write the audit row of an MCP tool call", {
+      tool: event.tool,
+      error: describeError(error),
+    });
+  }
+}
+
+/** A tool's output as a `tools/call` result: structured when it declares an output schema. */
+export function toCallResult(tool: RegisteredTool, output: unknown): CallToolResult {
+  const text = typeof output === "string" ? output : JSON.stringify(output ?? null);
+  const structured = tool.outputJsonSchema && isRecord(output);
+  return {
+    content: [{ type: "text", text }],
+    ...(structured ? { structuredContent: output as Record<string, unknown> } : {}),
+  };
+}
+
+function toMcpTool(tool: RegisteredTool): Tool {
+  return {
+    name: tool.name,
+    ...(tool.annotations?.title ? { title: tool.annotations.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool["inputSchema"],
+    ...(tool.outputJsonSchema
+      ? { outputSchema: tool.outputJsonSchema as Tool["outputSchema"] }
+      : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
