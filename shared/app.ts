@@ -56,7 +56,7 @@ export interface App {
   mcp: McpServerDeps;
   /** Resolves once the database is open and the remote MCP servers have been tried once. */
   ready(): Promise<void>;
-  /** Stops the remote connections, flushes the audit log and closes the database. */
+  /** Stops the remote connections, flushes the audit log and closes the database it opened. */
   close(): Promise<void>;
 }
 
@@ -146,7 +146,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     close: async () => {
       await Promise.all((await remotes).map((source) => source.close()));
       if (audit instanceof SqlAuditLog) await audit.flush().catch(() => {});
-      await sql.close();
+      // A database passed in belongs to the caller; only one the app opened is closed here.
+      if (!overrides.sql) await sql.close();
     },
   };
 }
@@ -165,6 +166,10 @@ async function connectRemoteServers(
       registry,
       logger,
       callTimeoutMs: config.loop.stepTimeoutMs,
+      retry: {
+        initialMs: config.mcp.remoteRetryMs,
+        maxMs: Math.max(60_000, config.mcp.remoteRetryMs),
+      },
     });
     void source.connect();
     return source;

@@ -48,6 +48,8 @@ export interface McpConfig {
   /** Origins allowed besides those on an allowed host. */
   allowedOrigins: string[];
   remoteServers: RemoteServerConfig[];
+  /** First retry delay for a remote server that is down (doubling up to a minute). */
+  remoteRetryMs: number;
 }
 
 /** One remote MCP server whose tools are registered as `<name>__<tool>`. */
@@ -195,6 +197,11 @@ function readMcp(reader: EnvReader): McpConfig {
     allowedHosts,
     allowedOrigins: list("MCP_LOOP_ALLOWED_ORIGINS"),
     remoteServers: readRemoteServers(reader),
+    remoteRetryMs: reader.int("MCP_LOOP_REMOTE_RETRY_MS", {
+      fallback: 1_000,
+      min: 10,
+      max: 600_000,
+    }),
   };
 }
 

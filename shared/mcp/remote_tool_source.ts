@@ -120,6 +120,11 @@ export class RemoteToolSource {
       });
       await client.connect(transport, { timeout: this.#callTimeoutMs });
       client.onclose = () => this.#lost(client, "the connection closed");
+      // A network failure on the session's streams means the server is gone: closing the
+      // client fails its pending calls now, instead of at their timeout.
+      client.onerror = (error: unknown) => {
+        if (isConnectionLoss(error)) this.#lost(client, describeError(error));
+      };
       this.#client = client;
       await this.#refresh(client);
       this.#error = undefined;
@@ -226,6 +231,12 @@ export class RemoteToolSource {
       retryInMs: delay,
     });
   }
+}
+
+/** Errors of the client's transport that mean the server cannot be reached any more. */
+function isConnectionLoss(error: unknown): boolean {
+  return error instanceof TypeError ||
+    /fetch failed|reconnect|ECONNREFUSED|connection refused/i.test(describeError(error));
 }
 
 /** The remote tool's args schema as Zod (validation is also done by the remote server). */

@@ -1,0 +1,141 @@
+/**
+ * A stateful remote MCP server for tests (sessions, SSE streams, list_changed
+ * notifications), built with the SDK's McpServer and served on loopback. It
+ * can gain a tool at run time, be stopped (as if it died) and restarted on the
+ * same port.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
+import { createJsonSchemaValidator } from "../../shared/mcp/json_schema_validator.ts";
+
+/** The running fixture. */
+export class RemoteMcpFixture {
+  readonly port: number;
+  readonly #servers = new Set<McpServer>();
+  readonly #transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  readonly #extraTools: string[] = [];
+  #http: Deno.HttpServer | undefined;
+  /** Calls received, by tool name. */
+  readonly calls: string[] = [];
+
+  private constructor(port: number) {
+    this.port = port;
+  }
+
+  /** Starts on `port` (0 picks a free one). */
+  static start(port = 0): RemoteMcpFixture {
+    const fixture = new RemoteMcpFixture(port);
+    return fixture.#listen(port);
+  }
+
+  /** The MCP endpoint. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/mcp`;
+  }
+
+  /** Adds a tool to every session; each connected client gets notifications/tools/list_changed. */
+  addTool(name: string): void {
+    this.#extraTools.push(name);
+    for (const server of this.#servers) this.#registerExtra(server, name);
+  }
+
+  /** Stops answering and drops every session (the server "dies"). */
+  async stop(): Promise<void> {
+    for (const transport of this.#transports.values()) await transport.close().catch(() => {});
+    this.#transports.clear();
+    for (const server of this.#servers) await server.close().catch(() => {});
+    this.#servers.clear();
+    await this.#http?.shutdown();
+    this.#http = undefined;
+  }
+
+  /** Starts again on the same port. */
+  restart(): void {
+    this.#listen(this.port);
+  }
+
+  #listen(port: number): RemoteMcpFixture {
+    this.#http = Deno.serve(
+      { hostname: "127.0.0.1", port, onListen: () => {} },
+      (req) => this.#handle(req),
+    );
+    (this as { port: number }).port = (this.#http.addr as Deno.NetAddr).port;
+    return this;
+  }
+
+  async #handle(req: Request): Promise<Response> {
+    const sessionId = req.headers.get("mcp-session-id");
+    const existing = sessionId ? this.#transports.get(sessionId) : undefined;
+    if (existing) return await existing.handleRequest(req);
+    if (sessionId) return new Response("unknown session", { status: 404 });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id: string) => {
+        this.#transports.set(id, transport);
+      },
+    });
+    const server = this.#newServer();
+    await server.connect(transport);
+    return await transport.handleRequest(req);
+  }
+
+  #newServer(): McpServer {
+    const server = new McpServer(
+      { name: "fixture", version: "1.0.0" },
+      {
+        capabilities: { tools: { listChanged: true } },
+        jsonSchemaValidator: createJsonSchemaValidator(),
+      },
+    );
+    server.registerTool(
+      "echo",
+      { description: "Echo the text back", inputSchema: { text: z.string() } },
+      ({ text }: { text: string }) => {
+        this.calls.push("echo");
+        return { content: [{ type: "text" as const, text: `echo: ${text}` }] };
+      },
+    );
+    server.registerTool(
+      "add",
+      {
+        description: "Add two numbers",
+        inputSchema: { a: z.number(), b: z.number() },
+        outputSchema: { sum: z.number() },
+      },
+      ({ a, b }: { a: number; b: number }) => {
+        this.calls.push("add");
+        return {
+          content: [{ type: "text" as const, text: String(a + b) }],
+          structuredContent: { sum: a + b },
+        };
+      },
+    );
+    server.registerTool("fail", { description: "Always fails", inputSchema: {} }, () => {
+      this.calls.push("fail");
+      return { isError: true, content: [{ type: "text" as const, text: "intentional failure" }] };
+    });
+    server.registerTool(
+      "sleep",
+      { description: "Wait, then answer", inputSchema: { ms: z.number() } },
+      async ({ ms }: { ms: number }) => {
+        this.calls.push("sleep");
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return { content: [{ type: "text" as const, text: "awake" }] };
+      },
+    );
+    for (const name of this.#extraTools) this.#registerExtra(server, name);
+    this.#servers.add(server);
+    return server;
+  }
+
+  #registerExtra(server: McpServer, name: string): void {
+    server.registerTool(
+      name,
+      { description: `Added at run time: ${name}`, inputSchema: {} },
+      () => ({
+        content: [{ type: "text" as const, text: name }],
+      }),
+    );
+  }
+}
