@@ -145,7 +145,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     },
     close: async () => {
       await Promise.all((await remotes).map((source) => source.close()));
-      if (audit instanceof SqlAuditLog) await audit.flush().catch(() => {});
+      await audit.flush().catch(() => {});
       // A database passed in belongs to the caller; only one the app opened is closed here.
       if (!overrides.sql) await sql.close();
     },

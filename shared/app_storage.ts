@@ -16,8 +16,9 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Sql>
     const { PostgresSql } = await import("./adapters/postgres/postgres_sql.ts");
     sql = new PostgresSql({ url: config.database.url });
   } else {
-    const { PgliteSql } = await import("./adapters/pglite/pglite_sql.ts");
-    sql = await PgliteSql.open({ dataDir: config.database.dataDir });
+    // In a worker thread, so SQL never blocks the thread that serves requests.
+    const { PgliteWorkerSql } = await import("./adapters/pglite/pglite_worker_sql.ts");
+    sql = await PgliteWorkerSql.open({ dataDir: config.database.dataDir });
   }
   if (config.migrate) {
     const applied = await applyMigrations(sql);

@@ -135,7 +135,10 @@ export interface ConversationStore {
 
 /** Records audit rows of tool calls made outside a loop turn (over MCP). */
 export interface AuditLog {
+  /** Queues the rows; resolves once they are written. */
   record(caller: Caller, events: AuditEvent[]): Promise<void>;
+  /** Resolves once everything recorded so far is written. */
+  flush(): Promise<void>;
 }
 
 /** Structured log lines; silent unless an adapter is given. */

@@ -93,7 +93,7 @@ export async function callTool(
       ),
       timeout.signal,
     );
-    await audit(deps, caller, {
+    audit(deps, caller, {
       tool: tool.name,
       input: parsed.data,
       output,
@@ -103,7 +103,7 @@ export async function callTool(
     return toCallResult(tool, output);
   } catch (error) {
     const message = redactKeyShapes(describeError(error));
-    await audit(deps, caller, {
+    audit(deps, caller, {
       tool: tool.name,
       input: parsed.data,
       success: false,
@@ -119,7 +119,11 @@ export async function callTool(
   }
 }
 
-async function audit(
+/**
+ * Queues the call's audit row. The answer does not wait for the write (rows are
+ * batched; `AuditLog.flush` and shutdown wait for them); a failed write is logged.
+ */
+function audit(
   deps: McpServerDeps,
   caller: Caller,
   event: {
@@ -130,24 +134,21 @@ async function audit(
     error?: string;
     started: number;
   },
-): Promise<void> {
-  try {
-    await deps.audit.record(caller, [{
-      source: "mcp",
-      tool: event.tool,
-      input: event.input,
-      output: event.output,
-      success: event.success,
-      error: event.error,
-      durationMs: Math.round((performance.now() - event.started) * 1000) / 1000,
-    }]);
-  } catch (error) {
-    // The call itself happened; losing its audit row is logged, not turned into a failure.
+): void {
+  deps.audit.record(caller, [{
+    source: "mcp",
+    tool: event.tool,
+    input: event.input,
+    output: event.output,
+    success: event.success,
+    error: event.error,
+    durationMs: Math.round((performance.now() - event.started) * 1000) / 1000,
+  }]).catch((error) => {
     deps.logger.error("could not write the audit row of an MCP tool call", {
       tool: event.tool,
       error: describeError(error),
     });
-  }
+  });
 }
 
 /** A tool's output as a `tools/call` result: structured when it declares an output schema. */

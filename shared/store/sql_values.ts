@@ -34,13 +34,21 @@ export function toIso(value: unknown): string {
 export function toJsonb(value: unknown, maxChars = 65_536): string {
   let text: string;
   try {
-    text = JSON.stringify(value ?? null, (_key, v) => {
-      if (typeof v === "string") return toSafeText(v);
-      if (typeof v === "bigint") return v.toString();
-      return v;
-    }) ?? "null";
-  } catch (error) {
-    return JSON.stringify({ unserializable: String(error) });
+    text = JSON.stringify(value ?? null) ?? "null";
+    // Rare: NUL or a lone surrogate, which JSON.stringify writes as escapes Postgres rejects.
+    if (text.includes("\\u0000") || /\\ud[89a-f]/i.test(text)) {
+      text = JSON.stringify(value, (_key, v) => typeof v === "string" ? toSafeText(v) : v);
+    }
+  } catch {
+    try {
+      text = JSON.stringify(
+        value,
+        (_key, v) =>
+          typeof v === "bigint" ? v.toString() : typeof v === "string" ? toSafeText(v) : v,
+      );
+    } catch (error) {
+      return JSON.stringify({ unserializable: String(error) });
+    }
   }
   if (text.length <= maxChars) return text;
   return JSON.stringify({ truncated: true, chars: text.length, preview: text.slice(0, 1_000) });

@@ -4,12 +4,14 @@
  */
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
+import { mcpLoadBenchmark } from "./mcp_bench.ts";
 import { refinementBenchmarks } from "./refinement_bench.ts";
 import { storeBenchmarks } from "./store_bench.ts";
 
-const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[]>> = {
+const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] | string>> = {
   loop: loopBenchmarks,
   refinement: refinementBenchmarks,
+  mcp: () => mcpLoadBenchmark(),
   store: storeBenchmarks,
 };
 
@@ -21,5 +23,6 @@ for (const name of wanted) {
     Deno.exit(2);
   }
   console.log(`\n### ${name}\n`);
-  console.log(formatTable(await suite()));
+  const result = await suite();
+  console.log(typeof result === "string" ? result : formatTable(result));
 }

@@ -116,9 +116,11 @@ Deno.test("an unknown tool is a clear -32602 error", async () => {
 
 Deno.test("every MCP tool call is audited in mcp_events with caller, input, output and duration", async () => {
   const caller = keyCaller();
-  const client = await inMemoryClient(await mcpApp(), caller);
+  const app = await mcpApp();
+  const client = await inMemoryClient(app, caller);
   await client.callTool({ name: "initialize_refinement_loop", arguments: { loop_type: "plan" } });
   await client.callTool({ name: "get_loop_status", arguments: { loop_id: "00000000" } });
+  await app.mcp.audit.flush();
   const rows = await (await sharedPglite()).query<
     {
       tool: string;

@@ -1,4 +1,5 @@
 import { PostgresSql } from "../../shared/adapters/postgres/postgres_sql.ts";
+import { PgliteWorkerSql } from "../../shared/adapters/pglite/pglite_worker_sql.ts";
 import { sharedPglite } from "../support/pglite.ts";
 import { sqlPortSuite } from "./sql_port_suite.ts";
 
@@ -15,3 +16,7 @@ sqlPortSuite(
     owned: true,
   },
 );
+
+// PGlite in a worker thread, as the app runs it; one instance for the suite.
+let worker: Promise<PgliteWorkerSql> | undefined;
+sqlPortSuite("PgliteWorkerSql", () => worker ??= PgliteWorkerSql.open({ dataDir: "memory://" }));
