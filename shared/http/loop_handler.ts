@@ -11,6 +11,7 @@ import type { LoopEvent } from "../loop/events.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
 import { readJsonBody } from "./json_body.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -62,6 +63,12 @@ export function parseLoopRequest(body: unknown): MCPRequest {
       `The body must be a JSON object with mode, sessionId and messages; got ${
         Array.isArray(body) ? "an array" : body === null ? "null" : typeof body
       }`,
+    );
+  }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new AppError(
+      "VALIDATION_FAILED",
+      `The body is nested deeper than ${MAX_JSON_DEPTH} levels; flatten the context`,
     );
   }
   const parsed = MCPRequest.safeParse(body);

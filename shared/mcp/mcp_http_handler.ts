@@ -7,7 +7,9 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Authenticate } from "../auth/authenticator.ts";
-import { isAppError } from "../errors.ts";
+import { AppError, isAppError, toAppError } from "../errors.ts";
+import { readJsonBody } from "../http/json_body.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json_depth.ts";
 import type { Logger } from "../ports.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
 
@@ -50,6 +52,12 @@ export function createMcpHttpHandler(deps: McpHttpDeps): (req: Request) => Promi
         },
       );
     }
+    let body: unknown;
+    try {
+      body = checkEnvelope(await readJsonBody(req, { maxBytes: deps.maxBodyBytes }));
+    } catch (error) {
+      return envelopeError(error);
+    }
     const server = createMcpServer(deps, caller);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -61,8 +69,59 @@ export function createMcpHttpHandler(deps: McpHttpDeps): (req: Request) => Promi
     // nothing once it has answered (no stream, no timer), and both objects are garbage.
     // Closing only built and threw away a "connection closed" error per request (7% of
     // the CPU under load).
-    return await transport.handleRequest(req);
+    return await transport.handleRequest(req, { parsedBody: body });
   };
+}
+
+/**
+ * The body as a JSON-RPC message or batch, or an error: JSON-RPC answers a value
+ * that is not a request object (or an empty batch) with -32600 Invalid Request.
+ */
+function checkEnvelope(body: unknown): unknown {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) {
+    throw new AppError("BAD_REQUEST", "Invalid Request: an empty batch");
+  }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `Invalid Request: nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
+  for (const message of messages) {
+    const m = message as Record<string, unknown> | null;
+    const valid = typeof m === "object" && m !== null && !Array.isArray(m) && m.jsonrpc === "2.0" &&
+      (typeof m.method === "string" || "result" in m || "error" in m);
+    if (!valid) {
+      throw new AppError(
+        "BAD_REQUEST",
+        'Invalid Request: each message must be a JSON-RPC 2.0 object with "jsonrpc": "2.0" and a "method"',
+      );
+    }
+    if (
+      "params" in m &&
+      (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))
+    ) {
+      throw new AppError("BAD_REQUEST", "Invalid Request: MCP params must be an object");
+    }
+  }
+  return body;
+}
+
+/** The JSON-RPC error for a body that could not be read or is not JSON-RPC. */
+function envelopeError(error: unknown): Response {
+  const appError = toAppError(error);
+  switch (appError.code) {
+    case "INVALID_JSON":
+    case "INVALID_ENCODING":
+      return jsonRpcError(400, -32700, `Parse error: ${appError.message}`);
+    case "PAYLOAD_TOO_LARGE":
+      return jsonRpcError(413, -32600, appError.message);
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return jsonRpcError(415, -32000, appError.message);
+    default:
+      return jsonRpcError(400, -32600, appError.message);
+  }
 }
 
 /** A 403 when the Host or Origin header is not allowed (DNS-rebinding protection), else undefined. */

@@ -7,6 +7,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { z } from "zod";
 import {
+  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
@@ -29,8 +30,6 @@ export interface McpServerDeps {
   callTimeoutMs: number;
 }
 
-const LenientCallToolRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
-
 /** The server's name and version in `initialize`. */
 export const SERVER_INFO = { name: "mcp-loop", version: "1.0.0" };
 
@@ -39,18 +38,50 @@ export function mcpToolList(registry: ToolRegistry): Tool[] {
   return registry.cached("mcp-tools", (tools) => tools.map(toMcpTool));
 }
 
+/**
+ * The SDK's server, except that a request whose params do not match its method's
+ * schema is answered -32602 (Invalid params). The SDK parses params in its protocol
+ * layer first, where a mismatch becomes -32603 (Internal error); here each handler
+ * is registered with a schema that only checks the method, and the real schema is
+ * applied inside the handler.
+ */
+class ParamsCheckingServer extends (Server as unknown as new (
+  info: typeof SERVER_INFO,
+  options: Record<string, unknown>,
+) => { setRequestHandler(schema: unknown, handler: unknown): void }) {
+  // deno-lint-ignore no-explicit-any
+  override setRequestHandler(schema: any, handler: any): void {
+    const method = schema.shape.method.value as string;
+    super.setRequestHandler(
+      z.looseObject({ method: z.literal(method) }),
+      // deno-lint-ignore no-explicit-any
+      (request: unknown, extra: any) => {
+        const parsed = schema.safeParse(request);
+        if (!parsed.success) {
+          const issues = parsed.error.issues.map((i: z.core.$ZodIssue) =>
+            `${i.path.join(".") || "(params)"}: ${i.message}`
+          );
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid params for ${method}: ${issues.join("; ")}`,
+          );
+        }
+        return handler(parsed.data, extra);
+      },
+    );
+  }
+}
+
 /** Builds an MCP server over the registry for `caller` (one per HTTP request, or per stdio session). */
 export function createMcpServer(deps: McpServerDeps, caller: Caller): Server {
-  const server = new Server(SERVER_INFO, {
+  const server: Server = new ParamsCheckingServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: true } },
     // Validates without code generation (no eval), so it runs on edge runtimes.
     jsonSchemaValidator: createJsonSchemaValidator(),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolList(deps.registry) }));
   server.setRequestHandler(
-    // The SDK checks tools/call params itself and answers -32602; with its strict schema here,
-    // its protocol layer would reject bad params first, as an internal error (-32603).
-    LenientCallToolRequest,
+    CallToolRequestSchema,
     (
       request: { params: { name: string; arguments?: Record<string, unknown> } },
       extra: { signal: AbortSignal },

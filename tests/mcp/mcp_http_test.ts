@@ -86,8 +86,9 @@ Deno.test("malformed JSON-RPC gets the right error codes", async () => {
   assert.equal(badArgs.json.error.code, -32602);
   assert.match(badArgs.json.error.message, /loop_id/);
   const notRpc = await send({ hello: "world" });
-  assert.equal(notRpc.status, 400);
-  assert.ok([-32600, -32700].includes(notRpc.json.error.code));
+  assert.deepEqual([notRpc.status, notRpc.json.error.code], [400, -32600]);
+  const emptyBatch = await send([]);
+  assert.deepEqual([emptyBatch.status, emptyBatch.json.error.code], [400, -32600]);
 });
 
 Deno.test("a request with a foreign Host or Origin is refused (DNS rebinding)", async () => {
