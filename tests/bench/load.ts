@@ -1,0 +1,144 @@
+/**
+ * `deno task bench:load`: load and soak. Starts the function on loopback with
+ * PGlite on disk and the offline defaults, drives `POST /mcp-loop` (5,000
+ * requests at 32 connections, spread over 200 sessions) and MCP `tools/call`
+ * from separate processes, and prints a markdown table with throughput,
+ * latency, errors and resident memory before and after.
+ */
+import { createApp } from "../../shared/app.ts";
+import { loadConfig } from "../../shared/config.ts";
+import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
+import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
+import { RecordingLogger } from "../fakes/recording_logger.ts";
+import { measure } from "./harness.ts";
+import {
+  autocannon,
+  formatLoadTable,
+  type LoadResult,
+  MCP_HEADERS,
+  rssMiB,
+  startFunction,
+  toolsCall,
+} from "./load_harness.ts";
+
+const LOADGEN = new URL("./loadgen.ts", import.meta.url).pathname;
+
+async function loopLoad(
+  base: string,
+  { total, connections, sessions = 200 }: { total: number; connections: number; sessions?: number },
+): Promise<LoadResult> {
+  const template = JSON.stringify({
+    mode: "general",
+    sessionId: "load-{s}",
+    messages: [{
+      role: "user",
+      content: "Request {i}: please summarise what we said about topic {s} so far",
+    }],
+  });
+  const options = {
+    url: `${base}/mcp-loop`,
+    total,
+    connections,
+    sessions,
+    headers: { "content-type": "application/json" },
+    template,
+  };
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", LOADGEN, JSON.stringify(options)],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+/** The project's own code per loop request: the app in process, with in-memory stores. */
+async function ownCode(): Promise<LoadResult> {
+  const app = createApp(loadConfig({}), {
+    store: new MemoryConversationStore(),
+    refinementStore: new MemoryRefinementStore(),
+    audit: { record: () => Promise.resolve(), flush: () => Promise.resolve() },
+    logger: new RecordingLogger(),
+  });
+  const body = (i: number) =>
+    JSON.stringify({
+      mode: "general",
+      sessionId: `own-${i % 200}`,
+      messages: [{
+        role: "user",
+        content: `Request ${i}: please summarise what we said about topic ${i % 200} so far`,
+      }],
+    });
+  const result = await measure("own code", async (i) => {
+    const res = await app.fetch(
+      new Request("http://localhost/mcp-loop", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: body(Math.abs(i)),
+      }),
+    );
+    await res.arrayBuffer();
+  }, { iterations: 3_000, warmup: 300 });
+  return {
+    requests: 3_000,
+    perSecond: result.perSecond,
+    p50Ms: round(result.medianMs),
+    p99Ms: round(result.p99Ms),
+    averageMs: result.meanMs,
+    errors: 0,
+    non2xx: 0,
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-load-" });
+const server = await startFunction({ MCP_LOOP_DATA_DIR: dataDir });
+const rows: { name: string; result: LoadResult; note?: string }[] = [];
+try {
+  const mcpUrl = `${server.base}/mcp-loop/mcp`;
+  const mcpCall = toolsCall("finalize_summary", {});
+  // Warm-up: JIT, PGlite's caches, the first pages of every index.
+  await loopLoad(server.base, { total: 1_000, connections: 32 });
+  await autocannon(mcpUrl, {
+    connections: 16,
+    amount: 10_000,
+    headers: MCP_HEADERS,
+    body: mcpCall,
+  });
+  const before = await rssMiB(server.pid);
+
+  const loop1 = await loopLoad(server.base, { total: 500, connections: 1 });
+  rows.push({ name: "POST /mcp-loop, 1 connection", result: loop1 });
+  const loop32 = await loopLoad(server.base, { total: 5_000, connections: 32 });
+  rows.push({ name: "POST /mcp-loop, 32 connections", result: loop32 });
+  const afterLoop = await rssMiB(server.pid);
+  const mcp = await autocannon(mcpUrl, {
+    connections: 16,
+    amount: 40_000,
+    headers: MCP_HEADERS,
+    body: mcpCall,
+  });
+  rows.push({ name: "MCP tools/call finalize_summary, 16 connections", result: mcp });
+  const soak = await loopLoad(server.base, { total: 5_000, connections: 32 });
+  rows.push({ name: "POST /mcp-loop again (soak), 32 connections", result: soak });
+  const after = await rssMiB(server.pid);
+  rows.push({
+    name: "POST /mcp-loop in process, in-memory stores (project code only)",
+    result: await ownCode(),
+  });
+
+  const growth = (after - before) / before * 100;
+  console.log(formatLoadTable(rows));
+  console.log(
+    `\nRSS after warm-up ${before} MiB; after the loop run ${afterLoop} MiB; after all runs ${after} MiB (${
+      growth >= 0 ? "+" : ""
+    }${growth.toFixed(1)}%).`,
+  );
+  const errors = rows.reduce((n, r) => n + r.result.errors + r.result.non2xx, 0);
+  console.log(`Errors: ${errors}.`);
+} finally {
+  await server.close();
+  await Deno.remove(dataDir, { recursive: true });
+}
