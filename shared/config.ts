@@ -93,6 +93,19 @@ export interface AuthConfig {
 /** Environment variables as a plain object. */
 export type Env = Record<string, string | undefined>;
 
+/**
+ * The configuration of this process's environment; prints the problems and
+ * exits when it is invalid (for entry points).
+ */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig(Deno.env.toObject());
+  } catch (error) {
+    console.error((error as Error).message);
+    Deno.exit(1);
+  }
+}
+
 /** Reads and checks the configuration; throws CONFIG_INVALID listing every bad variable. */
 export function loadConfig(env: Env): Config {
   const reader = new EnvReader(env);

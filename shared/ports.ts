@@ -110,27 +110,33 @@ export interface ConversationContext {
   semanticMatches: SemanticMatch[];
 }
 
+/** What a turn's context is loaded for. */
+export interface LoadContextInput {
+  caller: Caller;
+  sessionId: string;
+  embedding: number[];
+  embeddingModel: string;
+  signal?: AbortSignal;
+}
+
+/** One turn to store. */
+export interface SaveTurnInput {
+  caller: Caller;
+  sessionId: string;
+  userMessage: { content: string; embedding: number[]; embeddingModel: string };
+  assistantMessage?: { content: string };
+  events: AuditEvent[];
+}
+
 /** Reads and writes the conversation memory. */
 export interface ConversationStore {
   /** The session's recent messages and the messages most similar to `embedding`. */
-  loadContext(input: {
-    caller: Caller;
-    sessionId: string;
-    embedding: number[];
-    embeddingModel: string;
-    signal?: AbortSignal;
-  }): Promise<ConversationContext>;
+  loadContext(input: LoadContextInput): Promise<ConversationContext>;
   /**
    * Stores one turn atomically: the user's message with its embedding, the
    * assistant's reply (when there is one) and the audit rows of its tool calls.
    */
-  saveTurn(input: {
-    caller: Caller;
-    sessionId: string;
-    userMessage: { content: string; embedding: number[]; embeddingModel: string };
-    assistantMessage?: { content: string };
-    events: AuditEvent[];
-  }): Promise<void>;
+  saveTurn(input: SaveTurnInput): Promise<void>;
 }
 
 /** Records audit rows of tool calls made outside a loop turn (over MCP). */

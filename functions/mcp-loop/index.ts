@@ -3,15 +3,9 @@
  * it. All logic lives in `shared/`.
  */
 import { createApp } from "../../shared/app.ts";
-import { loadConfig } from "../../shared/config.ts";
+import { loadConfigOrExit } from "../../shared/config.ts";
 
-let config;
-try {
-  config = loadConfig(Deno.env.toObject());
-} catch (error) {
-  console.error((error as Error).message);
-  Deno.exit(1);
-}
+const config = loadConfigOrExit();
 const app = createApp(config);
 const server = Deno.serve({ port: config.port }, app.fetch);
 

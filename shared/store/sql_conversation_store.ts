@@ -5,9 +5,10 @@
  */
 import type {
   AuditEvent,
-  Caller,
   ConversationContext,
   ConversationStore,
+  LoadContextInput,
+  SaveTurnInput,
   SemanticMatch,
   Sql,
   StoredMessage,
@@ -56,12 +57,7 @@ export class SqlConversationStore implements ConversationStore {
   }
 
   async loadContext(
-    { caller, sessionId, embedding, embeddingModel }: {
-      caller: Caller;
-      sessionId: string;
-      embedding: number[];
-      embeddingModel: string;
-    },
+    { caller, sessionId, embedding, embeddingModel }: LoadContextInput,
   ): Promise<ConversationContext> {
     const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
     const rows = await asCaller(this.#sql, caller, (db) =>
@@ -82,13 +78,7 @@ export class SqlConversationStore implements ConversationStore {
   }
 
   async saveTurn(
-    { caller, sessionId, userMessage, assistantMessage, events }: {
-      caller: Caller;
-      sessionId: string;
-      userMessage: { content: string; embedding: number[]; embeddingModel: string };
-      assistantMessage?: { content: string };
-      events: AuditEvent[];
-    },
+    { caller, sessionId, userMessage, assistantMessage, events }: SaveTurnInput,
   ): Promise<void> {
     const eventsJson = `[${events.map(eventToJson).join(",")}]`;
     await asCaller(this.#sql, caller, (db) =>

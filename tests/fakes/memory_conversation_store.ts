@@ -10,6 +10,8 @@ import type {
   Caller,
   ConversationContext,
   ConversationStore,
+  LoadContextInput,
+  SaveTurnInput,
   StoredMessage,
 } from "../../shared/ports.ts";
 import {
@@ -38,12 +40,7 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   loadContext(
-    { caller, sessionId, embedding, embeddingModel }: {
-      caller: Caller;
-      sessionId: string;
-      embedding: number[];
-      embeddingModel: string;
-    },
+    { caller, sessionId, embedding, embeddingModel }: LoadContextInput,
   ): Promise<ConversationContext> {
     const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
     const own = this.rows.filter((row) => row.userId === caller.userId);
@@ -63,13 +60,7 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   saveTurn(
-    { caller, sessionId, userMessage, assistantMessage, events }: {
-      caller: Caller;
-      sessionId: string;
-      userMessage: { content: string; embedding: number[]; embeddingModel: string };
-      assistantMessage?: { content: string };
-      events: AuditEvent[];
-    },
+    { caller, sessionId, userMessage, assistantMessage, events }: SaveTurnInput,
   ): Promise<void> {
     if (this.failNextSave) {
       const error = this.failNextSave;

@@ -6,7 +6,13 @@
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { AppError } from "../../errors.ts";
-import type { AuditEvent, Caller, ConversationContext, ConversationStore } from "../../ports.ts";
+import type {
+  Caller,
+  ConversationContext,
+  ConversationStore,
+  LoadContextInput,
+  SaveTurnInput,
+} from "../../ports.ts";
 import {
   contextFromRows,
   DEFAULT_MEMORY_OPTIONS,
@@ -38,12 +44,7 @@ export class SupabaseConversationStore implements ConversationStore {
   }
 
   async loadContext(
-    { caller, sessionId, embedding, embeddingModel }: {
-      caller: Caller;
-      sessionId: string;
-      embedding: number[];
-      embeddingModel: string;
-    },
+    { caller, sessionId, embedding, embeddingModel }: LoadContextInput,
   ): Promise<ConversationContext> {
     const { recentLimit, matchCount, matchThreshold, scope } = this.#memory;
     const { data, error } = await this.#client(caller).rpc("load_chat_context", {
@@ -60,13 +61,7 @@ export class SupabaseConversationStore implements ConversationStore {
   }
 
   async saveTurn(
-    { caller, sessionId, userMessage, assistantMessage, events }: {
-      caller: Caller;
-      sessionId: string;
-      userMessage: { content: string; embedding: number[]; embeddingModel: string };
-      assistantMessage?: { content: string };
-      events: AuditEvent[];
-    },
+    { caller, sessionId, userMessage, assistantMessage, events }: SaveTurnInput,
   ): Promise<void> {
     const { error } = await this.#client(caller).rpc("save_chat_turn", {
       p_session_id: toSafeText(sessionId),
