@@ -165,7 +165,8 @@ async function connectRemoteServers(
       config: server,
       registry,
       logger,
-      callTimeoutMs: config.loop.stepTimeoutMs,
+      // The callers' own deadlines abort calls earlier; this only bounds a call nobody aborts.
+      callTimeoutMs: config.loop.deadlineMs,
       retry: {
         initialMs: config.mcp.remoteRetryMs,
         maxMs: Math.max(60_000, config.mcp.remoteRetryMs),

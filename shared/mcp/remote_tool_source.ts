@@ -50,6 +50,7 @@ export class RemoteToolSource {
   #retryAt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #connecting: Promise<void> | undefined;
+  #lostClients = new WeakSet<Client>();
   #closed = false;
 
   constructor(
@@ -75,9 +76,9 @@ export class RemoteToolSource {
     this.#callTimeoutMs = callTimeoutMs;
   }
 
-  /** Connects (or reconnects); resolves either way — failures schedule a retry. */
+  /** Connects unless connected; resolves either way — a failure schedules a retry. */
   connect(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+    if (this.#closed || this.#client) return Promise.resolve();
     this.#connecting ??= this.#attempt().finally(() => this.#connecting = undefined);
     return this.#connecting;
   }
@@ -214,7 +215,10 @@ export class RemoteToolSource {
 
   /** Marks the server down (once per client), removes its tools and schedules a retry. */
   #lost(client: Client, reason: string): void {
-    if (this.#closed || (this.#client !== undefined && this.#client !== client)) return;
+    // Closing the client below fires its onclose: the first reason is the one kept.
+    if (this.#closed || this.#lostClients.has(client)) return;
+    if (this.#client !== undefined && this.#client !== client) return;
+    this.#lostClients.add(client);
     const wasConnected = this.#client === client;
     this.#client = undefined;
     this.#uninstall();

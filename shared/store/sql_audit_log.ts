@@ -77,17 +77,15 @@ export class SqlAuditLog implements AuditLog {
     const { caller } = group[0];
     const rows = group.flatMap((pending) => pending.events.map(eventToJson));
     try {
-      await asCaller(this.#sql, caller, (db) =>
-        db.query(
-          `insert into public.mcp_events
-             (caller, source, session_id, request_id, tool, input, output, success, error, duration_ms)
-           select $1, 'mcp', null, e.request_id, e.tool, e.input, e.output, e.success, e.error, e.duration_ms
-           from jsonb_to_recordset($2::jsonb) as e(
-             request_id text, tool text, input jsonb, output jsonb,
-             success boolean, error text, duration_ms double precision
-           )`,
-          [caller.owner, `[${rows.join(",")}]`],
-        ));
+      await asCaller(
+        this.#sql,
+        caller,
+        (db) =>
+          db.query("select public.record_mcp_events($1, 'mcp', null, $2::jsonb)", [
+            caller.owner,
+            `[${rows.join(",")}]`,
+          ]),
+      );
       for (const pending of group) pending.resolve();
     } catch (error) {
       for (const pending of group) pending.reject(error);

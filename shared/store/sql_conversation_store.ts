@@ -63,9 +63,10 @@ export class SqlConversationStore implements ConversationStore {
     const rows = await asCaller(this.#sql, caller, (db) =>
       db.query<ContextRow>(
         `select kind, id, session_id, role, content, created_at, similarity
-         from public.load_chat_context($1, $2::vector, $3, $4, $5, $6, $7)`,
+         from public.load_chat_context($1, $2, $3::vector, $4, $5, $6, $7, $8)`,
         [
           toSafeText(sessionId),
+          caller.owner,
           toVectorLiteral(embedding),
           embeddingModel,
           recentLimit,

@@ -24,8 +24,23 @@ begin
     create role authenticated nologin noinherit;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
+    begin
+      create role service_role nologin noinherit bypassrls;
+    exception when insufficient_privilege then
+      -- Managed Postgres without superuser: service_role then goes through RLS too.
+      create role service_role nologin noinherit;
+    end;
   end if;
+end
+$$;
+
+-- The app switches to "authenticated" for signed-in users (set role), so the role it
+-- connects as must be a member (Supabase's postgres already is).
+do $$
+begin
+  execute format('grant authenticated to %I', current_user);
+exception when others then
+  null;
 end
 $$;
 

@@ -19,14 +19,14 @@ create table if not exists public.mcp_events (
 create index if not exists mcp_events_session_idx on public.mcp_events (session_id, created_at);
 create index if not exists mcp_events_caller_idx on public.mcp_events (caller, created_at desc);
 
+-- Users read their own audit rows; rows are written only through the SQL functions
+-- (save_chat_turn, record_mcp_events), which set the writer's identity themselves.
 alter table public.mcp_events enable row level security;
 drop policy if exists mcp_events_select_own on public.mcp_events;
 create policy mcp_events_select_own on public.mcp_events
   for select to authenticated using (user_id = (select auth.uid()));
-drop policy if exists mcp_events_insert_own on public.mcp_events;
-create policy mcp_events_insert_own on public.mcp_events
-  for insert to authenticated with check (user_id = (select auth.uid()));
-grant select, insert on public.mcp_events to authenticated;
+revoke insert, update, delete on public.mcp_events from anon, authenticated;
+grant select on public.mcp_events to authenticated;
 grant all on public.mcp_events to service_role;
 
 create table if not exists public.refinement_loops (
@@ -56,7 +56,8 @@ create policy refinement_loops_select_own on public.refinement_loops
   for select to authenticated using (user_id = (select auth.uid()));
 drop policy if exists refinement_loops_insert_own on public.refinement_loops;
 create policy refinement_loops_insert_own on public.refinement_loops
-  for insert to authenticated with check (user_id = (select auth.uid()));
+  for insert to authenticated
+  with check (user_id = (select auth.uid()) and owner = 'user:' || (select auth.uid())::text);
 drop policy if exists refinement_loops_update_own on public.refinement_loops;
 create policy refinement_loops_update_own on public.refinement_loops
   for update to authenticated

@@ -1,5 +1,7 @@
--- The SQL functions the conversation store calls, so direct SQL callers and
--- supabase-js RPC callers (under RLS, with the caller's JWT) share one code path.
+-- The SQL functions the stores call, so direct SQL callers and supabase-js RPC
+-- callers (under RLS, with the caller's JWT) share one code path. Every function
+-- pins its search_path (the vector type lives in "extensions" on Supabase, in
+-- "public" elsewhere).
 
 -- Top-k messages by cosine similarity. With a session filter the session's rows
 -- are scanned exactly (sessions are small, and HNSW plus a filter can return
@@ -23,6 +25,7 @@ returns table (
   similarity double precision
 )
 language plpgsql stable
+set search_path = public, extensions, pg_temp
 as $$
 #variable_conflict use_column
 begin
@@ -66,12 +69,22 @@ begin
 end
 $$;
 
+-- The owner key rows are stored and read under: a signed-in user's own key
+-- (from the verified JWT, whatever the caller passes), else the caller's.
+create or replace function public.chat_owner(p_owner text)
+returns text
+language sql stable
+set search_path = public, pg_temp
+as $$
+  select coalesce('user:' || auth.uid()::text, p_owner)
+$$;
+
 -- Everything the loop's context stage reads, in one round trip: the session's
 -- recent messages (kind 'recent') and the semantic matches outside that window
--- (kind 'match'). Rows are the caller's own: auth.uid() is the verified user, or
--- null for anonymous callers, whose rows have no user.
+-- (kind 'match'), all within the caller's owner key.
 create or replace function public.load_chat_context(
   p_session_id text,
+  p_owner text,
   p_query_embedding vector(1536),
   p_embedding_model text,
   p_recent_limit integer default 10,
@@ -89,16 +102,18 @@ returns table (
   similarity double precision
 )
 language plpgsql stable
+set search_path = public, extensions, pg_temp
 as $$
 #variable_conflict use_column
 declare
   caller_id uuid := auth.uid();
+  owner_key text := public.chat_owner(p_owner);
   recent_ids uuid[];
 begin
   select coalesce(array_agg(r.id), '{}') into recent_ids
   from (
     select m.id from public.chat_messages m
-    where m.session_id = p_session_id and m.user_id is not distinct from caller_id
+    where m.owner = owner_key and m.session_id = p_session_id
     order by m.seq desc
     limit p_recent_limit
   ) r;
@@ -116,15 +131,15 @@ begin
         null, caller_id, recent_ids
       ) x;
   else
-    -- The session's own rows (anonymous callers see only rows without a user),
-    -- scanned exactly: sessions are small and exact search has perfect recall.
+    -- The session's own rows, scanned exactly: sessions are small and exact search
+    -- has perfect recall.
     return query
       with candidates as materialized (
         select m.id, m.session_id, m.role, m.content, m.created_at,
                m.embedding <=> p_query_embedding as distance
         from public.chat_messages m
-        where m.session_id = p_session_id
-          and m.user_id is not distinct from caller_id
+        where m.owner = owner_key
+          and m.session_id = p_session_id
           and m.embedding_model = p_embedding_model
           and m.id <> all (recent_ids)
       )
@@ -135,6 +150,29 @@ begin
       limit p_match_count;
   end if;
 end
+$$;
+
+-- Audit rows, with the writer's identity set here rather than taken from the
+-- caller: user_id from the verified JWT, and a signed-in user's own owner key.
+-- Security definer, because nobody may insert into mcp_events directly.
+create or replace function public.record_mcp_events(
+  p_caller text,
+  p_source text,
+  p_session_id text,
+  p_events jsonb
+)
+returns void
+language sql volatile security definer
+set search_path = public, pg_temp
+as $$
+  insert into public.mcp_events
+    (user_id, caller, source, session_id, request_id, tool, input, output, success, error, duration_ms)
+  select auth.uid(), public.chat_owner(p_caller), p_source, p_session_id, e.request_id, e.tool,
+         e.input, e.output, e.success, e.error, e.duration_ms
+  from jsonb_to_recordset(p_events) as e(
+    request_id text, tool text, input jsonb, output jsonb,
+    success boolean, error text, duration_ms double precision
+  )
 $$;
 
 -- Stores one loop turn in one statement, so it is all there or none of it: the
@@ -151,38 +189,37 @@ create or replace function public.save_chat_turn(
 )
 returns uuid
 language plpgsql volatile
+set search_path = public, extensions, pg_temp
 as $$
 declare
+  owner_key text := public.chat_owner(p_caller);
   message_id uuid;
 begin
-  insert into public.chat_messages (session_id, role, content, embedding, embedding_model)
-  values (p_session_id, 'user', p_user_content, p_embedding, p_embedding_model)
+  insert into public.chat_messages (session_id, owner, role, content, embedding, embedding_model)
+  values (p_session_id, owner_key, 'user', p_user_content, p_embedding, p_embedding_model)
   returning id into message_id;
   if p_assistant_content is not null then
-    insert into public.chat_messages (session_id, role, content)
-    values (p_session_id, 'assistant', p_assistant_content);
+    insert into public.chat_messages (session_id, owner, role, content)
+    values (p_session_id, owner_key, 'assistant', p_assistant_content);
   end if;
-  insert into public.mcp_events
-    (caller, source, session_id, request_id, tool, input, output, success, error, duration_ms)
-  select p_caller, 'loop', p_session_id, e.request_id, e.tool, e.input, e.output,
-         e.success, e.error, e.duration_ms
-  from jsonb_to_recordset(p_events) as e(
-    request_id text, tool text, input jsonb, output jsonb,
-    success boolean, error text, duration_ms double precision
-  );
+  perform public.record_mcp_events(p_caller, 'loop', p_session_id, p_events);
   return message_id;
 end
 $$;
 
 revoke execute on function public.match_chat_messages(vector, integer, double precision, text, text, uuid, uuid[])
   from public, anon;
-revoke execute on function public.load_chat_context(text, vector, text, integer, integer, double precision, text)
+revoke execute on function public.chat_owner(text) from public, anon;
+revoke execute on function public.load_chat_context(text, text, vector, text, integer, integer, double precision, text)
   from public, anon;
+revoke execute on function public.record_mcp_events(text, text, text, jsonb) from public, anon;
 revoke execute on function public.save_chat_turn(text, text, text, vector, text, text, jsonb)
   from public, anon;
 grant execute on function public.match_chat_messages(vector, integer, double precision, text, text, uuid, uuid[])
   to authenticated, service_role;
-grant execute on function public.load_chat_context(text, vector, text, integer, integer, double precision, text)
+grant execute on function public.chat_owner(text) to authenticated, service_role;
+grant execute on function public.load_chat_context(text, text, vector, text, integer, integer, double precision, text)
   to authenticated, service_role;
+grant execute on function public.record_mcp_events(text, text, text, jsonb) to authenticated, service_role;
 grant execute on function public.save_chat_turn(text, text, text, vector, text, text, jsonb)
   to authenticated, service_role;

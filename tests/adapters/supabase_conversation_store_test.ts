@@ -55,6 +55,7 @@ Deno.test("loadContext calls load_chat_context as the user, with the vector as a
     "p_embedding_model",
     "p_match_count",
     "p_match_threshold",
+    "p_owner",
     "p_query_embedding",
     "p_recent_limit",
     "p_scope",

@@ -20,6 +20,7 @@ import {
 } from "../../shared/store/sql_conversation_store.ts";
 
 interface Row extends StoredMessage {
+  owner: string;
   userId: string | null;
   embedding?: number[];
   embeddingModel?: string;
@@ -43,7 +44,7 @@ export class MemoryConversationStore implements ConversationStore {
     { caller, sessionId, embedding, embeddingModel }: LoadContextInput,
   ): Promise<ConversationContext> {
     const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
-    const own = this.rows.filter((row) => row.userId === caller.userId);
+    const own = this.rows.filter((row) => row.owner === caller.owner);
     const session = own.filter((row) => row.sessionId === sessionId);
     const recent = recentLimit > 0 ? session.slice(-recentLimit) : [];
     const recentIds = new Set(recent.map((row) => row.id));
@@ -86,6 +87,7 @@ export class MemoryConversationStore implements ConversationStore {
       role,
       content,
       createdAt: new Date().toISOString(),
+      owner: caller.owner,
       userId: caller.userId,
       embedding: vector?.embedding,
       embeddingModel: vector?.embeddingModel,

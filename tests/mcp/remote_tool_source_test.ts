@@ -145,3 +145,29 @@ Deno.test("a remote server dying mid-call fails that call clearly, removes its t
     assert.equal(echo.content[0].text, "echo: back");
     await client.close();
   }));
+
+Deno.test("a remote call that times out fails alone: the server keeps its tools", async () => {
+  const fixture = RemoteMcpFixture.start();
+  const app = await mcpApp({ ...remoteEnv(fixture.url), MCP_LOOP_DEADLINE_MS: "300" });
+  try {
+    await app.ready();
+    const client = await inMemoryClient(app);
+    const slow = await client.callTool({
+      name: "fixture__sleep",
+      arguments: { ms: 1_500 },
+    }) as CallResult;
+    assert.equal(slow.isError, true);
+    assert.match(slow.content[0].text, /timed out/);
+    assert.equal(app.registry.has("fixture__echo"), true);
+    assert.equal((await health(app)).checks["remote:fixture"].ok, true);
+    const echo = await client.callTool({
+      name: "fixture__echo",
+      arguments: { text: "still here" },
+    }) as CallResult;
+    assert.equal(echo.content[0].text, "echo: still here");
+    await client.close();
+  } finally {
+    await app.close();
+    await fixture.stop();
+  }
+});

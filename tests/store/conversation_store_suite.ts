@@ -164,6 +164,21 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     assert.deepEqual(forAnonymous.semanticMatches, []);
   });
 
+  Deno.test(`${name}: callers without a user (API keys, anonymous) do not share sessions`, async () => {
+    const store = await makeStore({ recentLimit: 10, matchThreshold: -1 });
+    const [keyA, keyB]: Caller[] = [{ userId: null, owner: "key:a" }, {
+      userId: null,
+      owner: "key:b",
+    }];
+    const session = `shared-${crypto.randomUUID()}`;
+    await say(store, keyA, session, "key A's private note");
+    for (const other of [keyB, ANONYMOUS]) {
+      const seen = await load(store, other, session, "key A's private note");
+      assert.deepEqual([seen.recentMessages, seen.semanticMatches], [[], []], other.owner);
+    }
+    assert.equal((await load(store, keyA, session, "note")).recentMessages.length, 1);
+  });
+
   Deno.test(`${name}: with scope "user", matches come from all of the user's sessions`, async () => {
     const store = await makeStore({ recentLimit: 10, matchThreshold: 0.2, scope: "user" });
     const alice = user();

@@ -188,3 +188,45 @@ Deno.test("data survives closing and reopening the data dir", async () => {
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("audit rows cannot be forged: no direct inserts, and the functions set the writer's identity", async () => {
+  const sql = await sharedPglite();
+  const user = crypto.randomUUID();
+  const session = crypto.randomUUID();
+  const asUser = <T>(fn: (tx: import("../../shared/ports.ts").SqlTx) => Promise<T>) =>
+    sql.transaction(async (tx) => {
+      await tx.query(
+        "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)",
+        [JSON.stringify({ sub: user, role: "authenticated" })],
+      );
+      return await fn(tx);
+    });
+  await assert.rejects(
+    asUser((tx) =>
+      tx.query(
+        "insert into mcp_events (caller, source, tool, success, duration_ms) values ('x', 'mcp', 't', true, 1)",
+      )
+    ),
+    /permission denied/,
+  );
+  await asUser((tx) =>
+    tx.query(
+      "select save_chat_turn($1, 'key:someone-else', 'hi', $2::vector, 'hashing-v1', null, $3::jsonb)",
+      [
+        session,
+        toVectorLiteral(hashingVector("hi")),
+        JSON.stringify([{ tool: "t", input: {}, output: {}, success: true, duration_ms: 1 }]),
+      ],
+    )
+  );
+  const [event] = await sql.query<{ caller: string; user_id: string }>(
+    "select caller, user_id::text from mcp_events where session_id = $1",
+    [session],
+  );
+  assert.deepEqual(event, { caller: `user:${user}`, user_id: user });
+  const [message] = await sql.query<{ owner: string }>(
+    "select owner from chat_messages where session_id = $1",
+    [session],
+  );
+  assert.equal(message.owner, `user:${user}`);
+});

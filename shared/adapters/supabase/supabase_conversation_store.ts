@@ -49,6 +49,7 @@ export class SupabaseConversationStore implements ConversationStore {
     const { recentLimit, matchCount, matchThreshold, scope } = this.#memory;
     const { data, error } = await this.#client(caller).rpc("load_chat_context", {
       p_session_id: toSafeText(sessionId),
+      p_owner: caller.owner,
       p_query_embedding: toVectorLiteral(embedding),
       p_embedding_model: embeddingModel,
       p_recent_limit: recentLimit,
