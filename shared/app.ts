@@ -4,7 +4,7 @@
  * a path does not need (PGlite, the OpenAI SDK, the MCP SDK) is imported on
  * first use.
  */
-import { createAuthenticator } from "./auth/authenticator.ts";
+import { type Authenticate, createAuthenticator } from "./auth/authenticator.ts";
 import type { Config } from "./config.ts";
 import { createConsoleLogger } from "./console_logger.ts";
 import { createHealthHandler } from "./http/health_handler.ts";
@@ -21,14 +21,14 @@ import type {
   Sql,
 } from "./ports.ts";
 import { createRefinementTools } from "./refinement/refinement_tools.ts";
-import { lazySql } from "./store/lazy_sql.ts";
+import { type LazySql, lazySql } from "./store/lazy_sql.ts";
 import { SqlAuditLog } from "./store/sql_audit_log.ts";
 import { SqlRefinementStore } from "./store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "./tools/finalize_summary.ts";
 import { createModelSummarizer } from "./tools/model_summary.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
 import { ToolRegistry } from "./tools/tool_registry.ts";
-import { createModels } from "./app_models.ts";
+import { createModels, type Models } from "./app_models.ts";
 import { createConversationStore, openDatabase } from "./app_storage.ts";
 import type { McpServerDeps } from "./mcp/mcp_server.ts";
 import type { RemoteToolSource } from "./mcp/remote_tool_source.ts";
@@ -63,75 +63,38 @@ export interface App {
 /** Builds the app from the configuration. The database and remote servers connect in the background. */
 export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const logger = overrides.logger ?? createConsoleLogger({ level: config.logLevel });
+  warnIfOpen(config, logger);
   const sql = lazySql(() =>
     overrides.sql ? Promise.resolve(overrides.sql) : openDatabase(config, logger)
   );
   const models = createModels(config.models);
-  const embedder = overrides.embedder ?? models.embedder;
-  const planner = overrides.planner ?? models.planner;
   const audit = overrides.audit ?? new SqlAuditLog(sql);
-
-  const registry = new ToolRegistry();
-  registry.register(createFinalizeSummaryTool({
-    summarize: models.chatModel ? createModelSummarizer(models.chatModel, { logger }) : undefined,
-  }));
-  const refinementStore = overrides.refinementStore ?? new SqlRefinementStore(sql);
-  for (
-    const tool of createRefinementTools({ store: refinementStore, settings: config.refinement })
-  ) {
-    registry.register(tool);
-  }
-  for (const tool of overrides.tools ?? []) registry.register(tool);
-
+  const registry = buildRegistry(config, models, overrides, { sql, logger });
   const runner = new McpLoopRunner({
     registry,
-    planner,
-    embedder,
+    planner: overrides.planner ?? models.planner,
+    embedder: overrides.embedder ?? models.embedder,
     store: overrides.store ?? createConversationStore(config, sql),
     logger,
     options: config.loop,
   });
-  const authenticate = createAuthenticator({ ...config.auth, logger });
   const mcp: McpServerDeps = { registry, audit, logger, callTimeoutMs: config.loop.deadlineMs };
   const remotes = connectRemoteServers(config, registry, logger);
-
-  const router = createRouter({
-    loop: createLoopHandler({
-      runner,
-      authenticate,
-      embeddingModel: embedder.model,
-      maxBodyBytes: config.http.maxBodyBytes,
-      logger,
+  const embedder = overrides.embedder ?? models.embedder;
+  const router = buildRouter(config, {
+    runner,
+    mcp,
+    embeddingModel: embedder.model,
+    sql,
+    remotes,
+    authenticate: createAuthenticator({ ...config.auth, logger }),
+    describe: () => ({
+      embedder: embedder.model,
+      planner: (overrides.planner ?? models.planner).constructor.name,
+      chatModel: models.chatModel?.model ?? null,
+      database: config.database.kind,
+      tools: registry.list().map((tool) => tool.name),
     }),
-    health: createHealthHandler({
-      database: () => sql.ready(),
-      describe: () => ({
-        embedder: embedder.model,
-        planner: planner.constructor.name,
-        chatModel: models.chatModel?.model ?? null,
-        database: config.database.kind,
-        tools: registry.list().map((tool) => tool.name),
-      }),
-      checks: async () => {
-        const sources = await remotes;
-        return Object.fromEntries(sources.map((source) => {
-          const status = source.status();
-          return [`remote:${status.name}`, status];
-        }));
-      },
-    }),
-    mcp: lazyHandler(async () => {
-      const { createMcpHttpHandler } = await import("./mcp/mcp_http_handler.ts");
-      return createMcpHttpHandler({
-        ...mcp,
-        authenticate,
-        allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
-        allowedOrigins: new Set(config.mcp.allowedOrigins),
-        maxBodyBytes: config.http.maxBodyBytes,
-      });
-    }),
-    corsOrigins: config.http.corsOrigins,
-    logger,
   });
   if (!overrides.sql) sql.ready().catch(() => {}); // start opening now; errors surface per request
   return {
@@ -150,6 +113,82 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       if (!overrides.sql) await sql.close();
     },
   };
+}
+
+/** The built-in tools, then the extra ones (remote tools join later). */
+function buildRegistry(
+  config: Config,
+  models: Models,
+  overrides: AppOverrides,
+  { sql, logger }: { sql: Sql; logger: Logger },
+): ToolRegistry {
+  const registry = new ToolRegistry();
+  const summarize = models.chatModel
+    ? createModelSummarizer(models.chatModel, { logger })
+    : undefined;
+  registry.register(createFinalizeSummaryTool({ summarize }));
+  const store = overrides.refinementStore ?? new SqlRefinementStore(sql);
+  for (const tool of createRefinementTools({ store, settings: config.refinement })) {
+    registry.register(tool);
+  }
+  for (const tool of overrides.tools ?? []) registry.register(tool);
+  return registry;
+}
+
+/** The HTTP routes: the loop, health, and MCP (its SDK loaded on the first MCP request). */
+function buildRouter(
+  config: Config,
+  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe }: {
+    runner: McpLoopRunner;
+    mcp: McpServerDeps;
+    embeddingModel: string;
+    sql: LazySql;
+    remotes: Promise<RemoteToolSource[]>;
+    authenticate: Authenticate;
+    describe: () => Record<string, unknown>;
+  },
+) {
+  const { logger } = mcp;
+  return createRouter({
+    loop: createLoopHandler({
+      runner,
+      authenticate,
+      embeddingModel,
+      maxBodyBytes: config.http.maxBodyBytes,
+      logger,
+    }),
+    health: createHealthHandler({
+      logger,
+      database: () => sql.ready(),
+      describe,
+      checks: async () =>
+        Object.fromEntries((await remotes).map((source) => {
+          const status = source.status();
+          return [`remote:${status.name}`, status];
+        })),
+    }),
+    mcp: lazyHandler(async () => {
+      const { createMcpHttpHandler } = await import("./mcp/mcp_http_handler.ts");
+      return createMcpHttpHandler({
+        ...mcp,
+        authenticate,
+        allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
+        allowedOrigins: new Set(config.mcp.allowedOrigins),
+        maxBodyBytes: config.http.maxBodyBytes,
+      });
+    }),
+    corsOrigins: config.http.corsOrigins,
+    logger,
+  });
+}
+
+/** Deployed on Supabase without required authentication, anyone can call the function. */
+function warnIfOpen(config: Config, logger: Logger): void {
+  if (config.database.kind === "postgres" && !config.auth.required) {
+    logger.warn(
+      "authentication is optional: anyone who can reach this function can use it; set MCP_LOOP_REQUIRE_AUTH=true (or MCP_LOOP_API_KEYS) unless that is intended",
+    );
+  }
 }
 
 /** Starts connecting the configured remote MCP servers (the MCP SDK is loaded only when there are some). */

@@ -4,6 +4,7 @@
  * that store conversations through Supabase's API.
  */
 import type { Config } from "./config.ts";
+import { describeError } from "./errors.ts";
 import type { ConversationStore, Logger, Sql } from "./ports.ts";
 import { applyMigrations } from "./store/migrations.ts";
 import { SqlConversationStore } from "./store/sql_conversation_store.ts";
@@ -20,12 +21,19 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Sql>
     const { PgliteWorkerSql } = await import("./adapters/pglite/pglite_worker_sql.ts");
     sql = await PgliteWorkerSql.open({ dataDir: config.database.dataDir });
   }
-  if (config.migrate) {
-    const applied = await applyMigrations(sql);
-    if (applied.length > 0) logger.info("applied migrations", { versions: applied });
+  try {
+    if (config.migrate) {
+      const applied = await applyMigrations(sql);
+      if (applied.length > 0) logger.info("applied migrations", { versions: applied });
+    }
+    // PGlite runs no autovacuum; fresh statistics let the planner pick the vector index.
+    if (config.database.kind === "pglite") await sql.exec("analyze");
+  } catch (error) {
+    // Nothing half-open is left behind for the next attempt to race with.
+    await sql.close().catch(() => {});
+    logger.error("could not prepare the database", { error: describeError(error) });
+    throw error;
   }
-  // PGlite runs no autovacuum; fresh statistics let the planner pick the vector index.
-  if (config.database.kind === "pglite") await sql.exec("analyze");
   logger.info("database ready", {
     kind: config.database.kind,
     ms: Math.round(performance.now() - started),

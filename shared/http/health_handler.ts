@@ -1,5 +1,10 @@
-/** `GET /mcp-loop/health`: readiness of the database, the models and the tool sources. */
-import type { Sql } from "../ports.ts";
+/**
+ * `GET /mcp-loop/health`: readiness of the database, the models and the tool
+ * sources. It is public, so it says what is down but not why in detail (the
+ * detail goes to the log).
+ */
+import { describeError } from "../errors.ts";
+import type { Logger, Sql } from "../ports.ts";
 import { jsonResponse } from "./responses.ts";
 
 /** One dependency's state. */
@@ -16,6 +21,9 @@ export interface HealthDeps {
   describe: () => Record<string, unknown>;
   /** Extra checks by name (e.g. remote MCP servers); they show but do not fail the health check. */
   checks?: () => Promise<Record<string, { ok: boolean }>>;
+  logger: Logger;
+  /** Longest the database check may take (default 2 s). */
+  timeoutMs?: number;
 }
 
 /** Builds the health handler: 200 when everything is ready, else 503 with reasons. */
@@ -23,12 +31,20 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
   return async () => {
     const started = performance.now();
     let database: HealthCheck;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const sql = await deps.database();
-      await sql.query("select 1");
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timed out")), deps.timeoutMs ?? 2_000);
+      });
+      await Promise.race([deps.database().then((sql) => sql.query("select 1")), timeout]);
       database = { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
     } catch (error) {
-      database = { ok: false, error: (error as Error).message ?? String(error) };
+      deps.logger.warn("health check: the database is not reachable", {
+        error: describeError(error),
+      });
+      database = { ok: false, error: "the database is not reachable; see the server log" };
+    } finally {
+      clearTimeout(timer);
     }
     const checks = { database, ...(await deps.checks?.()) };
     const ok = checks.database.ok;

@@ -4,7 +4,7 @@
  * one-call form.
  */
 import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
-import { AppError, describeError, isAppError } from "../errors.ts";
+import { AppError, describeError } from "../errors.ts";
 import {
   ANONYMOUS,
   type Caller,
@@ -16,8 +16,8 @@ import {
 } from "../ports.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { startDeadline } from "./abort.ts";
-import { toAuditEvent } from "./audit_event.ts";
 import { loadLoopContext } from "./context_stage.ts";
+import { storeTurn, summaryOf } from "./finalize_stage.ts";
 import type { LoopEvent, LoopEventListener } from "./events.ts";
 import { executePlan } from "./executor.ts";
 import { enforceRules } from "./plan_check.ts";
@@ -134,34 +134,22 @@ export class McpLoopRunner {
       onEvent: emit,
     });
 
-    const summary = intermediateResults.findLast((r) => r.tool === FINALIZE_TOOL && r.success);
-    const summaryMessage = typeof summary?.output === "string" ? summary.output : undefined;
+    const summaryMessage = summaryOf(intermediateResults);
     if (summaryMessage !== undefined) emit({ type: "summary", summaryMessage });
 
-    try {
-      await store.saveTurn({
-        caller,
-        sessionId: request.sessionId,
-        userMessage: {
-          content: loaded.latest.content,
-          embedding: loaded.embedding,
-          embeddingModel: embedder.model,
-        },
-        assistantMessage: summaryMessage === undefined ? undefined : { content: summaryMessage },
-        events: intermediateResults.map((result) =>
-          toAuditEvent(result, { sessionId: request.sessionId, requestId: options.requestId })
-        ),
-      });
-    } catch (error) {
-      if (isAppError(error)) throw error;
-      throw new AppError(
-        "DB_UNAVAILABLE",
-        `Could not store the conversation turn: ${
-          describeError(error)
-        }; nothing was saved, try again`,
-        { cause: error },
-      );
-    }
+    await storeTurn({
+      store,
+      caller,
+      request,
+      message: {
+        content: loaded.latest.content,
+        embedding: loaded.embedding,
+        embeddingModel: embedder.model,
+      },
+      summaryMessage,
+      results: intermediateResults,
+      requestId: options.requestId,
+    }, signal);
 
     return {
       success: true,
@@ -175,9 +163,6 @@ export class McpLoopRunner {
     };
   }
 }
-
-/** Name of the built-in tool whose output becomes `summaryMessage`. */
-export const FINALIZE_TOOL = "finalize_summary";
 
 /**
  * Runs one request through the loop.

@@ -97,26 +97,32 @@ export async function callTool(
   params: { name: string; arguments?: Record<string, unknown> },
   signal: AbortSignal,
 ): Promise<CallToolResult> {
+  const started = performance.now();
+  const refuse = (tool: string, message: string): never => {
+    audit(deps, caller, {
+      tool: tool.slice(0, 200),
+      input: params.arguments,
+      success: false,
+      error: message,
+      started,
+    });
+    throw new McpError(ErrorCode.InvalidParams, message);
+  };
   const tool = deps.registry.get(params.name);
   if (!tool) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    return refuse(
+      params.name,
       `Tool "${params.name}" not found; tools/list shows the available tools`,
     );
   }
-  const input = params.arguments ?? {};
-  const parsed = tool.argsSchema.safeParse(input);
+  const parsed = tool.argsSchema.safeParse(params.arguments ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) =>
       `${i.path.join(".") || "(arguments)"}: ${i.message}`
     );
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Invalid arguments for tool "${tool.name}": ${issues.join("; ")}`,
-    );
+    return refuse(tool.name, `Invalid arguments for tool "${tool.name}": ${issues.join("; ")}`);
   }
   const timeout = startDeadline(deps.callTimeoutMs, { kind: "step_timeout", parents: [signal] });
-  const started = performance.now();
   try {
     const output = await raceAbort(
       Promise.resolve().then(() =>

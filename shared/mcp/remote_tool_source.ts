@@ -85,11 +85,11 @@ export class RemoteToolSource {
 
   /** Where the server stands, for `health`. */
   status(): RemoteSourceStatus {
-    const { name, url } = this.#config;
+    const { name } = this.#config;
     const ok = this.#client !== undefined;
     return {
       name,
-      url,
+      url: publicUrl(this.#config.url),
       ok,
       tools: [...this.#installed],
       ...(ok ? {} : { error: this.#error, retryInMs: Math.max(0, this.#retryAt - Date.now()) }),
@@ -235,6 +235,12 @@ export class RemoteToolSource {
       retryInMs: delay,
     });
   }
+}
+
+/** A URL without credentials or query string (it may carry a token). */
+function publicUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
 /** Errors of the client's transport that mean the server cannot be reached any more. */

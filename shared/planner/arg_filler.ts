@@ -57,7 +57,7 @@ function findInMessage(property: JsonSchema, message: string): unknown {
     const pattern = safeRegExp(property.pattern);
     if (!pattern) return undefined;
     return message.split(/\s+/).map((token) => token.replace(/^\W+|\W+$/g, ""))
-      .find((token) => token !== "" && pattern.test(token));
+      .find((token) => token !== "" && token.length <= MAX_TOKEN && pattern.test(token));
   }
   if (property.type === "integer" || property.type === "number") {
     const minimum = typeof property.minimum === "number" ? property.minimum : -Infinity;
@@ -108,7 +108,18 @@ function fits(value: unknown, property: JsonSchema): boolean {
   }
 }
 
-function safeRegExp(pattern: string): RegExp | undefined {
+/** Longest message token tried against a pattern. */
+const MAX_TOKEN = 64;
+
+/**
+ * The schema's pattern as a RegExp, unless it could backtrack catastrophically
+ * (a quantified group that itself holds a quantifier, or a back-reference):
+ * schemas may come from remote MCP servers, and the message from anyone.
+ */
+export function safeRegExp(pattern: string): RegExp | undefined {
+  if (pattern.length > 200 || /\([^)]*[*+{][^)]*\)\s*[*+{?]|\\[1-9]/.test(pattern)) {
+    return undefined;
+  }
   try {
     return new RegExp(pattern);
   } catch {

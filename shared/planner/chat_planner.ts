@@ -25,6 +25,8 @@ export class ChatPlanner implements Planner {
   }
 
   plan(input: PlanInput): Promise<PlannedAction[]> {
+    // Nothing to choose from: no model call (and no schema with an empty tool enum).
+    if (input.tools.length === 0) return Promise.resolve([]);
     return this.#ask(input, buildPlanMessages(input, { contextTokens: this.#contextTokens }));
   }
 

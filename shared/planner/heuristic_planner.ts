@@ -9,9 +9,8 @@
 import type { PlannedAction, ToolMetadata } from "../contracts.ts";
 import { cosine, hashingVector } from "../adapters/hashing/hashing_embedder.ts";
 import type { PlanInput, Planner } from "../ports.ts";
+import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { fillArgs } from "./arg_filler.ts";
-
-const FINALIZE_TOOL = "finalize_summary";
 
 /** Tunables of the heuristic planner. */
 export interface HeuristicPlannerOptions {

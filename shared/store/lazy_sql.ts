@@ -1,7 +1,8 @@
 /**
  * An `Sql` that opens its database on first use, so the app answers (and
  * reports health) while PGlite starts or Postgres is unreachable. A failed
- * open is retried on the next call.
+ * open is retried, but not more than once every `retryAfterMs`: in between,
+ * calls fail at once.
  */
 import { AppError } from "../errors.ts";
 import type { Sql, SqlTx } from "../ports.ts";
@@ -13,21 +14,30 @@ export interface LazySql extends Sql {
 }
 
 /** Wraps `open` as a {@link LazySql}. */
-export function lazySql(open: () => Promise<Sql>): LazySql {
+export function lazySql(
+  open: () => Promise<Sql>,
+  { retryAfterMs = 1_000, now = Date.now }: { retryAfterMs?: number; now?: () => number } = {},
+): LazySql {
   let opening: Promise<Sql> | undefined;
+  let failedAt = -Infinity;
   let closed = false;
   const ready = (): Promise<Sql> => {
     if (closed) {
       return Promise.reject(new AppError("DB_UNAVAILABLE", "The database has been closed"));
     }
-    if (!opening) {
-      const attempt = open();
-      opening = attempt;
-      attempt.catch(() => {
-        if (opening === attempt) opening = undefined;
-      });
+    if (opening) return opening;
+    if (now() - failedAt < retryAfterMs) {
+      return Promise.reject(
+        new AppError("DB_UNAVAILABLE", "The database is not reachable; retrying shortly"),
+      );
     }
-    return opening;
+    const attempt = open();
+    opening = attempt;
+    attempt.catch(() => {
+      if (opening === attempt) opening = undefined;
+      failedAt = now();
+    });
+    return attempt;
   };
   return {
     ready,

@@ -7,6 +7,9 @@ import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
+/** The tool's name; its output becomes the response's `summaryMessage`. */
+export const FINALIZE_TOOL = "finalize_summary";
+
 const FinalizeArgs = z.object({
   instructions: z.string().max(2_000).optional()
     .describe("Optional hints on what the summary should stress"),
@@ -19,7 +22,7 @@ export function createFinalizeSummaryTool(
   } = {},
 ): ToolDefinition<typeof FinalizeArgs, string> {
   return defineTool({
-    name: "finalize_summary",
+    name: FINALIZE_TOOL,
     description:
       "Write the final reply to the user from the results of the earlier steps. Put it last in a plan; it takes no required args.",
     argsSchema: FinalizeArgs,

@@ -191,3 +191,14 @@ Deno.test("when the summary model fails the offline summary is the reply", () =>
     );
     assert.ok(app.logger.entries.some((e) => e.message.includes("summary model failed")));
   }));
+
+Deno.test("with no tools offered the chat planner plans nothing and calls no model for it", () =>
+  withOpenAi(async ({ server, app }) => {
+    const res = await app.app.fetch(
+      post({ ...validBody("hi"), availableTools: [{ name: "not_registered" }] }),
+    );
+    const json = await res.json();
+    assert.equal(res.status, 200);
+    assert.deepEqual(json.data.plan, []);
+    assert.equal(server.chatRequests.length, 0);
+  }));

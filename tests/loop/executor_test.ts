@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import { isAppError } from "../../shared/errors.ts";
+import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
 import { buildLoop, loopRequest, mockTools } from "../support/loop_fixture.ts";
@@ -131,4 +132,20 @@ Deno.test("each step gets the parsed args with defaults applied, and the earlier
   assert.deepEqual(received, { limit: 3, name: "ADA" });
   assert.deepEqual(earlier, ["mock_tool_a"]);
   assert.deepEqual(data.intermediateResults[1].input, { limit: 3, name: "ADA" });
+});
+
+Deno.test("a store that hangs while saving the turn ends the request at the deadline, saying the outcome is unknown", async () => {
+  const store = new MemoryConversationStore();
+  store.saveTurn = () => never<void>();
+  const { runner } = buildLoop({
+    planner: new ScriptedPlanner([]),
+    store,
+    options: { deadlineMs: 100 },
+  });
+  await assert.rejects(runner.run(loopRequest()), (e) => {
+    assert.ok(isAppError(e));
+    assert.equal(e.code, "DEADLINE_EXCEEDED");
+    assert.deepEqual(e.details, { stored: "unknown" });
+    return true;
+  });
 });

@@ -120,6 +120,7 @@ Deno.test("every MCP tool call is audited in mcp_events with caller, input, outp
   const client = await inMemoryClient(app, caller);
   await client.callTool({ name: "initialize_refinement_loop", arguments: { loop_type: "plan" } });
   await client.callTool({ name: "get_loop_status", arguments: { loop_id: "00000000" } });
+  await assert.rejects(client.callTool({ name: "get_loop_status", arguments: { loop_id: 7 } }));
   await app.mcp.audit.flush();
   const rows = await (await sharedPglite()).query<
     {
@@ -138,7 +139,9 @@ Deno.test("every MCP tool call is audited in mcp_events with caller, input, outp
   assert.deepEqual(rows.map((r) => [r.tool, r.success, r.source]), [
     ["initialize_refinement_loop", true, "mcp"],
     ["get_loop_status", false, "mcp"],
+    ["get_loop_status", false, "mcp"],
   ]);
+  assert.match(rows[2].error ?? "", /Invalid arguments for tool "get_loop_status": loop_id/);
   assert.deepEqual(rows[0].input, { loop_type: "plan" });
   assert.equal(rows[0].output?.status, "initialized");
   assert.match(rows[1].error ?? "", /does not exist/);

@@ -85,3 +85,12 @@ Deno.test("without finalize_summary offered the plan has no summary step", async
   });
   assert.deepEqual(steps.map((s) => s.tool), ["list_tickets"]);
 });
+
+Deno.test("patterns that could backtrack catastrophically are not used", async () => {
+  const { safeRegExp } = await import("../../shared/planner/arg_filler.ts");
+  assert.equal(safeRegExp("^(a+)+$"), undefined);
+  assert.equal(safeRegExp("^(\\w*)*x$"), undefined);
+  assert.equal(safeRegExp("^(a)\\1$"), undefined);
+  assert.ok(safeRegExp("^[0-9a-f]{8}$"));
+  assert.ok(safeRegExp("^(ab|cd)$"));
+});

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { PostgresSql } from "../../shared/adapters/postgres/postgres_sql.ts";
 import { PgliteWorkerSql } from "../../shared/adapters/pglite/pglite_worker_sql.ts";
 import { sharedPglite } from "../support/pglite.ts";
@@ -20,3 +21,16 @@ sqlPortSuite(
 // PGlite in a worker thread, as the app runs it; one instance for the suite.
 let worker: Promise<PgliteWorkerSql> | undefined;
 sqlPortSuite("PgliteWorkerSql", () => worker ??= PgliteWorkerSql.open({ dataDir: "memory://" }));
+
+Deno.test({
+  name: "PostgresSql: a statement running past the statement timeout is cancelled by the server",
+  ignore: !url,
+  fn: async () => {
+    const sql = new PostgresSql({ url: url ?? "postgres://unset", statementTimeoutMs: 200 });
+    try {
+      await assert.rejects(sql.query("select pg_sleep(2)"), /statement timeout/);
+    } finally {
+      await sql.close();
+    }
+  },
+});

@@ -12,16 +12,24 @@ export interface PostgresOptions {
   max?: number;
   /** Use prepared statements; off behind transaction poolers (Supabase port 6543, pgbouncer). */
   prepare?: boolean;
+  /**
+   * Server-side limit on one statement (default 15 s), so a stuck statement is
+   * rolled back rather than left to commit after its request gave up. Not sent
+   * through a transaction pooler, which does not pass startup parameters on.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** `Sql` over a postgres.js pool. */
 export class PostgresSql implements Sql {
   readonly #sql: postgres.Sql;
 
-  constructor({ url, max = 5, prepare }: PostgresOptions) {
+  constructor({ url, max = 5, prepare, statementTimeoutMs = 15_000 }: PostgresOptions) {
+    const pooled = usesTransactionPooler(url);
     this.#sql = postgres(url, {
       max,
-      prepare: prepare ?? !usesTransactionPooler(url),
+      prepare: prepare ?? !pooled,
+      ...(pooled ? {} : { connection: { statement_timeout: statementTimeoutMs } }),
       idle_timeout: 20,
       connect_timeout: 5,
       onnotice: () => {},

@@ -1,0 +1,84 @@
+/**
+ * Typed reads of environment variables (from a plain object: only config.ts
+ * touches Deno.env), collecting every problem so start-up reports them all.
+ */
+import { AppError } from "./errors.ts";
+
+/** Environment variables as a plain object. */
+export type Env = Record<string, string | undefined>;
+
+/** Reads typed values and collects every problem before failing. */
+export class EnvReader {
+  readonly #env: Env;
+  readonly #problems: string[] = [];
+
+  constructor(env: Env) {
+    this.#env = env;
+  }
+
+  /** The trimmed value, or undefined when unset or blank. */
+  string(name: string): string | undefined {
+    const value = this.#env[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  int(
+    name: string,
+    { fallback, min, max }: { fallback: number; min: number; max: number },
+  ): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+      this.#problems.push(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  number(
+    name: string,
+    { fallback, min, max }: { fallback: number; min: number; max: number },
+  ): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      this.#problems.push(`${name} must be a number from ${min} to ${max}; got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, { fallback }: { fallback: boolean }): boolean {
+    const raw = this.string(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (["1", "true", "yes", "on"].includes(raw)) return true;
+    if (["0", "false", "no", "off"].includes(raw)) return false;
+    this.#problems.push(`${name} must be true or false; got "${raw}"`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    if ((values as readonly string[]).includes(raw)) return raw as T;
+    this.#problems.push(`${name} must be one of ${values.join(", ")}; got "${raw}"`);
+    return fallback;
+  }
+
+  /** Records a problem found by a caller's own check. */
+  problem(message: string): void {
+    this.#problems.push(message);
+  }
+
+  /** Throws CONFIG_INVALID listing every problem, if there were any. */
+  throwIfInvalid(): void {
+    if (this.#problems.length === 0) return;
+    throw new AppError(
+      "CONFIG_INVALID",
+      `Invalid configuration:\n- ${this.#problems.join("\n- ")}`,
+      { details: { problems: [...this.#problems] } },
+    );
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Stage 4 of the loop: take `summaryMessage` from `finalize_summary`, and store
+ * the turn — the user's message with its embedding, the reply and the audit
+ * rows, in one atomic call — within the request's deadline.
+ */
+import type { ActionResult, MCPRequest } from "../contracts.ts";
+import { AppError, describeError, isAppError } from "../errors.ts";
+import type { Caller, ConversationStore } from "../ports.ts";
+import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
+import { raceAbort, TimeoutReason } from "./abort.ts";
+import { toAuditEvent } from "./audit_event.ts";
+
+/** The output of the last successful `finalize_summary` step, if it is text. */
+export function summaryOf(results: readonly ActionResult[]): string | undefined {
+  const summary = results.findLast((r) => r.tool === FINALIZE_TOOL && r.success);
+  return typeof summary?.output === "string" ? summary.output : undefined;
+}
+
+/** What one turn stores. */
+export interface TurnToStore {
+  store: ConversationStore;
+  caller: Caller;
+  request: MCPRequest;
+  message: { content: string; embedding: number[]; embeddingModel: string };
+  summaryMessage?: string;
+  results: readonly ActionResult[];
+  requestId?: string;
+}
+
+/**
+ * Stores the turn. A failure is DB_UNAVAILABLE (nothing was stored); a deadline
+ * passing while the database has not answered is DEADLINE_EXCEEDED, and then
+ * whether the statement committed is unknown.
+ */
+export async function storeTurn(turn: TurnToStore, signal: AbortSignal): Promise<void> {
+  const { sessionId } = turn.request;
+  try {
+    await raceAbort(
+      turn.store.saveTurn({
+        caller: turn.caller,
+        sessionId,
+        userMessage: turn.message,
+        assistantMessage: turn.summaryMessage === undefined
+          ? undefined
+          : { content: turn.summaryMessage },
+        events: turn.results.map((result) =>
+          toAuditEvent(result, { sessionId, requestId: turn.requestId })
+        ),
+      }),
+      signal,
+    );
+  } catch (error) {
+    if (signal.aborted && signal.reason instanceof TimeoutReason) {
+      throw new AppError(
+        "DEADLINE_EXCEEDED",
+        "The request deadline passed before the database confirmed storing the turn; it may or may not have been saved",
+        { cause: error, details: { stored: "unknown" } },
+      );
+    }
+    if (isAppError(error)) throw error;
+    throw new AppError(
+      "DB_UNAVAILABLE",
+      `Could not store the conversation turn: ${
+        describeError(error)
+      }; nothing was saved, try again`,
+      { cause: error },
+    );
+  }
+}
