@@ -140,11 +140,14 @@ export async function storeBenchmarks(): Promise<BenchResult[]> {
     await measure(
       "load_chat_context: session's last 10 + top-5 (20-message session)",
       (i) =>
-        sql.query("select * from load_chat_context($1, $2::vector, $3, 10, 5, 0.0, 'session')", [
-          `session-${Math.abs(i) % SESSIONS}`,
-          queries[Math.abs(i) % queries.length],
-          MODEL,
-        ]),
+        sql.query(
+          "select * from load_chat_context($1, 'anonymous', $2::vector, $3, 10, 5, 0.0, 'session')",
+          [
+            `session-${Math.abs(i) % SESSIONS}`,
+            queries[Math.abs(i) % queries.length],
+            MODEL,
+          ],
+        ),
       { iterations: 500, warmup: 20 },
     ),
   );
