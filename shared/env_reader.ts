@@ -22,29 +22,27 @@ export class EnvReader {
     return value ? value : undefined;
   }
 
-  int(
-    name: string,
-    { fallback, min, max }: { fallback: number; min: number; max: number },
-  ): number {
-    const raw = this.string(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
-      this.#problems.push(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
-      return fallback;
-    }
-    return value;
+  /** An integer in [min, max]. */
+  int(name: string, range: { fallback: number; min: number; max: number }): number {
+    return this.#numeric(name, range, "an integer", (raw) => /^-?\d+$/.test(raw));
   }
 
-  number(
+  /** A finite number in [min, max]. */
+  number(name: string, range: { fallback: number; min: number; max: number }): number {
+    return this.#numeric(name, range, "a number", (raw) => Number.isFinite(Number(raw)));
+  }
+
+  #numeric(
     name: string,
     { fallback, min, max }: { fallback: number; min: number; max: number },
+    kind: string,
+    wellFormed: (raw: string) => boolean,
   ): number {
     const raw = this.string(name);
     if (raw === undefined) return fallback;
     const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || value > max) {
-      this.#problems.push(`${name} must be a number from ${min} to ${max}; got "${raw}"`);
+    if (!wellFormed(raw) || value < min || value > max) {
+      this.#problems.push(`${name} must be ${kind} from ${min} to ${max}; got "${raw}"`);
       return fallback;
     }
     return value;
