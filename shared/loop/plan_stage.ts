@@ -5,6 +5,7 @@
 import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { AppError, isAppError } from "../errors.ts";
 import type { Logger, PlanFeedback, Planner } from "../ports.ts";
+import { truncateRaw } from "../planner/plan_parser.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { asStageError } from "./context_stage.ts";
 import { raceAbort } from "./abort.ts";
@@ -56,7 +57,12 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
     throw new AppError(
       "PLANNER_INVALID_OUTPUT",
       "The planner did not return a valid plan (an array of at most 5 {tool, args} steps); try again or rephrase the request",
-      { details: { issues: checked.issues, raw: truncate(checked.raw) } },
+      {
+        details: {
+          issues: checked.issues,
+          raw: checked.raw === undefined ? undefined : truncateRaw(checked.raw),
+        },
+      },
     );
   }
   return { plan: checked.plan, steps: checked.steps, repaired };
@@ -67,12 +73,6 @@ interface Checked {
   steps?: CheckedStep[];
   issues: string[];
   raw?: string;
-}
-
-function truncate(text: string | undefined, max = 2_000): string | undefined {
-  return text && text.length > max
-    ? `${text.slice(0, max)}… (${text.length - max} more characters)`
-    : text;
 }
 
 /** The registry's tools, restricted to `availableTools` when the request names some. */

@@ -14,7 +14,8 @@ create or replace function public.match_chat_messages(
   filter_embedding_model text,
   filter_session_id text default null,
   filter_user_id uuid default null,
-  exclude_ids uuid[] default '{}'
+  exclude_ids uuid[] default '{}',
+  filter_owner text default null
 )
 returns table (
   id uuid,
@@ -36,6 +37,7 @@ begin
                m.embedding <=> query_embedding as distance
         from public.chat_messages m
         where m.session_id = filter_session_id
+          and (filter_owner is null or m.owner = filter_owner)
           and (filter_user_id is null or m.user_id = filter_user_id)
           and m.embedding_model = filter_embedding_model
           and m.id <> all (exclude_ids)
@@ -131,23 +133,13 @@ begin
         null, caller_id, recent_ids
       ) x;
   else
-    -- The session's own rows, scanned exactly: sessions are small and exact search
-    -- has perfect recall.
+    -- The session's own rows (within the owner), scanned exactly.
     return query
-      with candidates as materialized (
-        select m.id, m.session_id, m.role, m.content, m.created_at,
-               m.embedding <=> p_query_embedding as distance
-        from public.chat_messages m
-        where m.owner = owner_key
-          and m.session_id = p_session_id
-          and m.embedding_model = p_embedding_model
-          and m.id <> all (recent_ids)
-      )
-      select 'match'::text, c.id, c.session_id, c.role, c.content, c.created_at, 1 - c.distance
-      from candidates c
-      where 1 - c.distance >= p_match_threshold
-      order by c.distance
-      limit p_match_count;
+      select 'match'::text, x.id, x.session_id, x.role, x.content, x.created_at, x.similarity
+      from public.match_chat_messages(
+        p_query_embedding, p_match_count, p_match_threshold, p_embedding_model,
+        p_session_id, null, recent_ids, owner_key
+      ) x;
   end if;
 end
 $$;
@@ -207,7 +199,7 @@ begin
 end
 $$;
 
-revoke execute on function public.match_chat_messages(vector, integer, double precision, text, text, uuid, uuid[])
+revoke execute on function public.match_chat_messages(vector, integer, double precision, text, text, uuid, uuid[], text)
   from public, anon;
 revoke execute on function public.chat_owner(text) from public, anon;
 revoke execute on function public.load_chat_context(text, text, vector, text, integer, integer, double precision, text)
@@ -215,7 +207,7 @@ revoke execute on function public.load_chat_context(text, text, vector, text, in
 revoke execute on function public.record_mcp_events(text, text, text, jsonb) from public, anon;
 revoke execute on function public.save_chat_turn(text, text, text, vector, text, text, jsonb)
   from public, anon;
-grant execute on function public.match_chat_messages(vector, integer, double precision, text, text, uuid, uuid[])
+grant execute on function public.match_chat_messages(vector, integer, double precision, text, text, uuid, uuid[], text)
   to authenticated, service_role;
 grant execute on function public.chat_owner(text) to authenticated, service_role;
 grant execute on function public.load_chat_context(text, text, vector, text, integer, integer, double precision, text)
