@@ -11,6 +11,15 @@ import type {
 } from "./config.ts";
 import type { EnvReader } from "./env_reader.ts";
 
+/**
+ * Supabase settings are present (the function is deployed, or configured like
+ * it): then anonymous calls and any-origin CORS are off unless turned on.
+ */
+export function hasSupabaseSettings(reader: EnvReader): boolean {
+  return ["SUPABASE_URL", "SUPABASE_DB_URL", "SUPABASE_JWT_SECRET", "SUPABASE_JWKS"]
+    .some((name) => Boolean(reader.string(name)));
+}
+
 /** The MCP endpoint's allow-lists and the remote MCP servers. */
 export function readMcp(reader: EnvReader): McpConfig {
   const list = (name: string) =>
