@@ -198,9 +198,39 @@ export function readAuth(reader: EnvReader): AuthConfig {
   return {
     jwtSecret: reader.string("MCP_LOOP_JWT_SECRET") ?? reader.string("SUPABASE_JWT_SECRET"),
     jwks: readJwks(reader),
+    jwksUrl: readJwksUrl(reader),
+    audience: reader.string("MCP_LOOP_JWT_AUDIENCE") ?? "authenticated",
     apiKeys,
-    required: reader.bool("MCP_LOOP_REQUIRE_AUTH", { fallback: apiKeys.size > 0 }),
+    required: reader.bool("MCP_LOOP_REQUIRE_AUTH", {
+      fallback: apiKeys.size > 0 || hasSupabaseSettings(reader),
+    }),
   };
+}
+
+/**
+ * The JWKS endpoint: `MCP_LOOP_JWKS_URL`, else the project's own
+ * (`<SUPABASE_URL>/auth/v1/.well-known/jwks.json`); fetched only when a token needs it.
+ */
+function readJwksUrl(reader: EnvReader): string | undefined {
+  const explicit = reader.string("MCP_LOOP_JWKS_URL");
+  if (explicit) {
+    if (isHttpUrl(explicit)) return explicit;
+    reader.problem(`MCP_LOOP_JWKS_URL must be an http(s) URL; got "${explicit}"`);
+    return undefined;
+  }
+  const supabaseUrl = reader.string("SUPABASE_URL");
+  if (!supabaseUrl) return undefined;
+  if (!isHttpUrl(supabaseUrl)) {
+    reader.problem(
+      `SUPABASE_URL must be an http(s) URL like https://<project-ref>.supabase.co; got "${supabaseUrl}"`,
+    );
+    return undefined;
+  }
+  return `${supabaseUrl.replace(/\/+$/, "")}/auth/v1/.well-known/jwks.json`;
+}
+
+function isHttpUrl(value: string): boolean {
+  return /^https?:\/\//i.test(value) && URL.canParse(value);
 }
 
 function readJwks(reader: EnvReader): JsonWebKey[] | undefined {

@@ -59,6 +59,54 @@ Deno.test("API keys may be named; setting any makes authentication required", ()
   assert.throws(() => loadConfig({ MCP_LOOP_API_KEYS: "short" }), /shorter than 16/);
 });
 
+Deno.test("authentication is required by default once API keys or Supabase settings are present", () => {
+  const required = (env: Record<string, string>) => loadConfig(env).auth.required;
+  assert.equal(required({}), false);
+  assert.equal(required({ MCP_LOOP_JWT_SECRET: "local-secret-of-32-characters!!!" }), false);
+  assert.equal(required({ MCP_LOOP_API_KEYS: "0123456789abcdef" }), true);
+  for (
+    const env of [
+      { SUPABASE_URL: "https://abc.supabase.co" } as Record<string, string>,
+      { SUPABASE_DB_URL: "postgres://b" },
+      { SUPABASE_JWT_SECRET: "project-secret-of-32-characters!!" },
+      { SUPABASE_JWKS: '{"keys":[]}' },
+    ]
+  ) {
+    assert.equal(required(env), true, JSON.stringify(env));
+    assert.equal(required({ ...env, MCP_LOOP_REQUIRE_AUTH: "false" }), false);
+  }
+  assert.equal(required({ MCP_LOOP_REQUIRE_AUTH: "true" }), true);
+});
+
+Deno.test("the JWKS URL is derived from SUPABASE_URL unless MCP_LOOP_JWKS_URL names one", () => {
+  assert.equal(loadConfig({}).auth.jwksUrl, undefined);
+  assert.equal(
+    loadConfig({ SUPABASE_URL: "https://abc.supabase.co/" }).auth.jwksUrl,
+    "https://abc.supabase.co/auth/v1/.well-known/jwks.json",
+  );
+  assert.equal(
+    loadConfig({ SUPABASE_URL: "http://kong:8000" }).auth.jwksUrl,
+    "http://kong:8000/auth/v1/.well-known/jwks.json",
+  );
+  assert.equal(
+    loadConfig({
+      SUPABASE_URL: "https://abc.supabase.co",
+      MCP_LOOP_JWKS_URL: "https://auth.example.com/jwks.json",
+    }).auth.jwksUrl,
+    "https://auth.example.com/jwks.json",
+  );
+  assert.throws(
+    () => loadConfig({ MCP_LOOP_JWKS_URL: "ftp://x/jwks" }),
+    /MCP_LOOP_JWKS_URL must be/,
+  );
+  assert.throws(() => loadConfig({ SUPABASE_URL: "abc.supabase.co" }), /SUPABASE_URL must be/);
+});
+
+Deno.test('user tokens must be meant for the audience "authenticated" unless MCP_LOOP_JWT_AUDIENCE says otherwise', () => {
+  assert.equal(loadConfig({}).auth.audience, "authenticated");
+  assert.equal(loadConfig({ MCP_LOOP_JWT_AUDIENCE: "my-api" }).auth.audience, "my-api");
+});
+
 Deno.test("SUPABASE_JWKS is read as a key set, and refused when it is not one", () => {
   assert.deepEqual(loadConfig({ SUPABASE_JWKS: '{"keys":[{"kty":"EC"}]}' }).auth.jwks, [{
     kty: "EC",

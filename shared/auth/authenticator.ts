@@ -1,99 +1,107 @@
 /**
  * Who is calling: an API key (`MCP_LOOP_API_KEYS`), a Supabase JWT verified
- * with the project's JWKS (`SUPABASE_JWKS`) or its legacy HS256 secret, or
- * nobody (anonymous, unless authentication is required).
+ * in the function (see jwt_verifier.ts), or nobody (anonymous, unless
+ * authentication is required).
  */
-import { verify, verifyWithJwks } from "hono/jwt";
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, type Caller, type Logger, SILENT_LOGGER } from "../ports.ts";
+import { createJwtVerifier, type JwtVerifierOptions } from "./jwt_verifier.ts";
 
-/** Resolves the caller of a request; throws UNAUTHORIZED for a bad credential. */
+/**
+ * Resolves the caller of a request; throws a 401 AppError (AUTH_REQUIRED,
+ * UNAUTHORIZED or a TOKEN_* code) for a missing or bad credential, and
+ * AUTH_KEYS_UNAVAILABLE (503) when the signing keys cannot be fetched.
+ */
 export type Authenticate = (req: Request) => Promise<Caller>;
 
 /** How callers are recognised. */
-export interface AuthOptions {
-  /** Legacy Supabase JWT secret (HS256). */
-  jwtSecret?: string;
-  /** Public keys (ES256/RS256) that sign Supabase JWTs. */
-  jwks?: JsonWebKey[];
+export interface AuthOptions extends JwtVerifierOptions {
   /** API keys by name; the key is sent as `Authorization: Bearer <key>`. */
   apiKeys?: ReadonlyMap<string, string>;
-  /** Refuse requests without a valid credential. */
+  /** Refuse requests without a valid credential (and the project's anon key). */
   required?: boolean;
   logger?: Logger;
 }
 
 /** Builds the request authenticator. */
 export function createAuthenticator(
-  { jwtSecret, jwks, apiKeys = new Map(), required = false, logger = SILENT_LOGGER }: AuthOptions =
-    {},
+  { apiKeys = new Map(), required = false, logger = SILENT_LOGGER, ...jwt }: AuthOptions = {},
 ): Authenticate {
   const keyNamesByDigest = digestKeys(apiKeys);
-  const canVerifyJwt = Boolean(jwtSecret) || (jwks?.length ?? 0) > 0;
+  const verifier = createJwtVerifier(jwt);
   let warned = false;
   return async (req) => {
     const token = bearerToken(req.headers.get("authorization"));
     if (token === undefined) {
       if (required) {
-        throw unauthorized("Send a credential: Authorization: Bearer <API key or Supabase JWT>");
+        throw new AppError(
+          "AUTH_REQUIRED",
+          "This server requires a credential: send Authorization: Bearer <Supabase access token or API key>",
+        );
       }
       return ANONYMOUS;
     }
     const keyName = (await keyNamesByDigest).get(await sha256Hex(token));
     if (keyName !== undefined) return { userId: null, owner: `key:${keyName}` };
     if (!looksLikeJwt(token)) {
-      if (required || apiKeys.size > 0) {
-        throw unauthorized("The bearer token is not a known API key or a JWT");
+      if (apiKeys.size > 0) {
+        throw new AppError(
+          "UNAUTHORIZED",
+          "The bearer token is neither a known API key nor a JWT; check the key you send",
+        );
       }
-      return ANONYMOUS;
-    }
-    if (!canVerifyJwt) {
-      if (required) throw unauthorized("JWT verification is not configured on this server");
-      if (!warned) {
-        warned = true;
-        logger.warn(
-          "a JWT was sent but neither SUPABASE_JWKS nor SUPABASE_JWT_SECRET is set; treating callers as anonymous",
+      if (required || verifier.configured) {
+        throw new AppError(
+          "TOKEN_MALFORMED",
+          "The bearer token is not a JWT; send the access token of a Supabase session",
         );
       }
       return ANONYMOUS;
     }
-    return callerFromClaims(await verifyJwt(token, { jwtSecret, jwks }), token, required);
+    if (!verifier.configured) {
+      if (required) {
+        throw new AppError(
+          "TOKEN_ALGORITHM_REFUSED",
+          "This server has no key to verify JWTs; set SUPABASE_URL (for its JWKS) or SUPABASE_JWT_SECRET, or send an API key",
+        );
+      }
+      if (!warned) {
+        warned = true;
+        logger.warn(
+          "a JWT was sent but no signing keys are configured (SUPABASE_URL, SUPABASE_JWKS or SUPABASE_JWT_SECRET); treating callers as anonymous",
+        );
+      }
+      return ANONYMOUS;
+    }
+    return callerFromClaims(await verifier.verify(token), token, required);
   };
 }
 
-async function verifyJwt(
-  token: string,
-  { jwtSecret, jwks }: { jwtSecret?: string; jwks?: JsonWebKey[] },
-): Promise<Record<string, unknown>> {
-  try {
-    const alg = JSON.parse(atob(token.split(".")[0].replace(/-/g, "+").replace(/_/g, "/"))).alg;
-    if (alg === "HS256" && jwtSecret) return await verify(token, jwtSecret, "HS256");
-    if (jwks?.length) {
-      return await verifyWithJwks(token, {
-        keys: jwks as Parameters<typeof verifyWithJwks>[1]["keys"],
-        allowedAlgorithms: ["ES256", "RS256"],
-      });
-    }
-  } catch (error) {
-    throw unauthorized(`The JWT is not valid: ${(error as Error).message}`);
-  }
-  throw unauthorized("The JWT is signed with an algorithm this server does not accept");
-}
-
+/** A user for a signed-in user's token; the project's keys are not users. */
 function callerFromClaims(
   claims: Record<string, unknown>,
   token: string,
   required: boolean,
 ): Caller {
-  const sub = claims.sub;
-  if (claims.role === "authenticated" && typeof sub === "string" && UUID.test(sub)) {
+  if (claims.role === "authenticated") {
+    const sub = claims.sub;
+    if (typeof sub !== "string" || !UUID.test(sub)) {
+      throw new AppError(
+        "TOKEN_CLAIMS_INVALID",
+        'The JWT has role "authenticated" but its "sub" is not a user id; send a Supabase Auth access token',
+      );
+    }
     return { userId: sub, claims, token, owner: `user:${sub}` };
   }
-  // The project's anon or service key: valid, but not a user.
-  if (required && claims.role !== "service_role") {
-    throw unauthorized("The JWT does not identify a signed-in user");
+  if (claims.role === "service_role") return { userId: null, owner: "service_role" };
+  // The project's anon key: valid, but nobody in particular.
+  if (required) {
+    throw new AppError(
+      "AUTH_REQUIRED",
+      "The token is the project's anon key, not a signed-in user's; sign in and send the session's access token",
+    );
   }
-  return claims.role === "service_role" ? { userId: null, owner: "service_role" } : ANONYMOUS;
+  return ANONYMOUS;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -101,7 +109,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function bearerToken(header: string | null): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized('Use "Authorization: Bearer <token>"');
+  if (!match) {
+    throw new AppError("UNAUTHORIZED", 'Use "Authorization: Bearer <token>"');
+  }
   return match[1];
 }
 
@@ -119,8 +129,4 @@ async function digestKeys(apiKeys: ReadonlyMap<string, string>): Promise<Map<str
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function unauthorized(message: string): AppError {
-  return new AppError("UNAUTHORIZED", message);
 }

@@ -2,6 +2,7 @@
  * The one place that turns results and errors into HTTP responses, so every
  * error body has the same shape: `{success:false, error:{code, message, details?}}`.
  */
+import { bearerChallenge } from "../auth/bearer_challenge.ts";
 import { HTTP_STATUS, toAppError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
 
@@ -25,7 +26,7 @@ export function jsonResponse(body: unknown, status = 200, headers: HeadersInit =
 /**
  * The error response for anything thrown. Our errors keep their status and
  * message; anything else is a 500 with a generic message (the cause is logged,
- * never sent).
+ * never sent). A 401 carries a `WWW-Authenticate: Bearer` challenge.
  */
 export function errorResponse(
   error: unknown,
@@ -53,11 +54,12 @@ export function errorResponse(
       ...(appError.details === undefined ? {} : { details: appError.details }),
     },
   };
-  return jsonResponse(
-    body,
-    status,
-    requestId ? { "x-request-id": requestId, ...headers } : headers,
-  );
+  return jsonResponse(body, status, {
+    ...(requestId ? { "x-request-id": requestId } : {}),
+    // Every 401 says how to authenticate (RFC 6750).
+    ...(status === 401 ? { "www-authenticate": bearerChallenge(appError) } : {}),
+    ...Object.fromEntries(new Headers(headers)),
+  });
 }
 
 function describeCause(cause: unknown): string | undefined {
