@@ -5,7 +5,8 @@
  * first use.
  */
 import { type Authenticate, createAuthenticator } from "./auth/authenticator.ts";
-import type { Config } from "./config.ts";
+import { type Config, configSecrets } from "./config.ts";
+import { createRedactor } from "./redact.ts";
 import { createConsoleLogger } from "./console_logger.ts";
 import { createHealthHandler } from "./http/health_handler.ts";
 import { createLoopHandler } from "./http/loop_handler.ts";
@@ -27,6 +28,7 @@ import { SqlRefinementStore } from "./store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "./tools/finalize_summary.ts";
 import { createModelSummarizer } from "./tools/model_summary.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
+import { ToolPolicy } from "./tools/tool_policy.ts";
 import { ToolRegistry } from "./tools/tool_registry.ts";
 import { createModels, type Models } from "./app_models.ts";
 import { createConversationStore, openDatabase } from "./app_storage.ts";
@@ -62,14 +64,17 @@ export interface App {
 
 /** Builds the app from the configuration. The database and remote servers connect in the background. */
 export function createApp(config: Config, overrides: AppOverrides = {}): App {
-  const logger = overrides.logger ?? createConsoleLogger({ level: config.logLevel });
+  const logger = overrides.logger ??
+    createConsoleLogger({ level: config.logLevel, redact: createRedactor(configSecrets(config)) });
   warnIfOpen(config, logger);
+  warnIfNoCors(config, logger);
   const sql = lazySql(() =>
     overrides.sql ? Promise.resolve(overrides.sql) : openDatabase(config, logger)
   );
   const models = createModels(config.models);
   const audit = overrides.audit ?? new SqlAuditLog(sql);
   const registry = buildRegistry(config, models, overrides, { sql, logger });
+  const policy = new ToolPolicy(config.toolPolicy);
   const runner = new McpLoopRunner({
     registry,
     planner: overrides.planner ?? models.planner,
@@ -77,8 +82,15 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     store: overrides.store ?? createConversationStore(config, sql),
     logger,
     options: config.loop,
+    policy,
   });
-  const mcp: McpServerDeps = { registry, audit, logger, callTimeoutMs: config.loop.deadlineMs };
+  const mcp: McpServerDeps = {
+    registry,
+    audit,
+    logger,
+    callTimeoutMs: config.loop.deadlineMs,
+    policy,
+  };
   const remotes = connectRemoteServers(config, registry, logger);
   const embedder = overrides.embedder ?? models.embedder;
   const router = buildRouter(config, {
@@ -182,11 +194,26 @@ function buildRouter(
   });
 }
 
-/** Deployed on Supabase without required authentication, anyone can call the function. */
+/**
+ * Authentication left optional on a shared database or a Supabase project (only
+ * MCP_LOOP_REQUIRE_AUTH=false does that there): anyone can call the function.
+ */
 function warnIfOpen(config: Config, logger: Logger): void {
-  if (config.database.kind === "postgres" && !config.auth.required) {
+  const { required, jwtSecret, jwks, jwksUrl } = config.auth;
+  const shared = config.database.kind === "postgres" || Boolean(jwtSecret || jwks || jwksUrl);
+  if (shared && !required) {
     logger.warn(
-      "authentication is optional: anyone who can reach this function can use it; set MCP_LOOP_REQUIRE_AUTH=true (or MCP_LOOP_API_KEYS) unless that is intended",
+      "authentication is optional: requests without a credential run as the anonymous caller and share its data; set MCP_LOOP_REQUIRE_AUTH=true (or MCP_LOOP_API_KEYS) unless that is intended",
+    );
+  }
+}
+
+/** Deployed with no CORS origins configured, browsers on other origins cannot call the function. */
+function warnIfNoCors(config: Config, logger: Logger): void {
+  const origins = config.http.corsOrigins;
+  if (origins !== "*" && origins.length === 0) {
+    logger.info(
+      "no CORS origins are allowed (the default once Supabase settings are present): browser apps on other origins cannot call this function; set MCP_LOOP_CORS_ORIGINS=https://your.app (comma-separated) to allow them",
     );
   }
 }

@@ -3,12 +3,19 @@
  * Every setting is checked at start-up; a bad value stops start-up with a
  * message naming the variable.
  */
-import { readAuth, readMcp, readModels, readStore } from "./config_sections.ts";
+import {
+  hasSupabaseSettings,
+  readAuth,
+  readMcp,
+  readModels,
+  readStore,
+} from "./config_sections.ts";
 import { type Env, EnvReader } from "./env_reader.ts";
 import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "./loop/runner.ts";
 import type { LoopType } from "./ports.ts";
 import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "./refinement/policy.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "./store/sql_conversation_store.ts";
+import { ToolPolicyRules } from "./tools/tool_policy.ts";
 
 /** Where the data lives. */
 export type DatabaseConfig =
@@ -39,6 +46,8 @@ export interface Config {
   /** Quality threshold and iteration limit per refinement loop type. */
   refinement: Record<LoopType, LoopSettings>;
   mcp: McpConfig;
+  /** Which tools each request mode and each caller may use (`MCP_LOOP_TOOL_POLICY`). */
+  toolPolicy: ToolPolicyRules;
   logLevel: LogLevel;
 }
 
@@ -85,9 +94,13 @@ export interface AuthConfig {
   jwtSecret?: string;
   /** Public keys from `SUPABASE_JWKS` (set automatically on Supabase). */
   jwks?: JsonWebKey[];
+  /** The JWKS endpoint (`MCP_LOOP_JWKS_URL`, else derived from `SUPABASE_URL`). */
+  jwksUrl?: string;
+  /** What a user token's `aud` must contain (`MCP_LOOP_JWT_AUDIENCE`). */
+  audience: string;
   /** API keys by name, from `MCP_LOOP_API_KEYS`. */
   apiKeys: Map<string, string>;
-  /** Refuse requests without a valid credential. */
+  /** Refuse requests without a valid credential (default: when API keys or Supabase settings are set). */
   required: boolean;
 }
 
@@ -169,12 +182,13 @@ export function loadConfig(env: Env): Config {
         min: 1_024,
         max: 16_777_216,
       }),
-      corsOrigins: readOrigins(reader.string("MCP_LOOP_CORS_ORIGINS") ?? "*"),
+      corsOrigins: readOrigins(reader),
     },
     auth: readAuth(reader),
     models: readModels(reader),
     refinement: readRefinement(reader),
     mcp: readMcp(reader),
+    toolPolicy: readToolPolicy(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",
       ["debug", "info", "warn", "error", "silent"],
@@ -214,7 +228,66 @@ function readRefinement(reader: EnvReader): Record<LoopType, LoopSettings> {
   return Object.fromEntries(entries) as Record<LoopType, LoopSettings>;
 }
 
-function readOrigins(value: string): "*" | string[] {
-  const origins = value.split(",").map((origin) => origin.trim()).filter(Boolean);
-  return origins.length === 0 || origins.includes("*") ? "*" : origins;
+/** MCP_LOOP_TOOL_POLICY: `{"modes":{"<mode>":["tool", "prefix*"]},"callers":{"key:<name>":[...]}}`. */
+function readToolPolicy(reader: EnvReader): ToolPolicyRules {
+  const raw = reader.string("MCP_LOOP_TOOL_POLICY");
+  if (!raw) return { modes: {}, callers: {} };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    reader.problem(
+      'MCP_LOOP_TOOL_POLICY must be JSON like {"modes":{"candidate":["finalize_summary"]},"callers":{"anonymous":["finalize_summary"]}}',
+    );
+    return { modes: {}, callers: {} };
+  }
+  const parsed = ToolPolicyRules.safeParse(json);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues.slice(0, 5)) {
+    // A bad record key carries its reason one level down.
+    const message = issue.code === "invalid_key" ? issue.issues[0]?.message : issue.message;
+    reader.problem(
+      `MCP_LOOP_TOOL_POLICY: ${issue.path.join(".") || "(root)"}: ${message ?? issue.message}`,
+    );
+  }
+  return { modes: {}, callers: {} };
+}
+
+/**
+ * MCP_LOOP_CORS_ORIGINS: "*" or a comma-separated list of origins. Unset, it
+ * is "*" locally and empty (no cross-origin browser calls) once Supabase
+ * settings are present.
+ */
+function readOrigins(reader: EnvReader): "*" | string[] {
+  const raw = reader.string("MCP_LOOP_CORS_ORIGINS");
+  if (raw === undefined) return hasSupabaseSettings(reader) ? [] : "*";
+  const entries = raw.split(",").map((origin) => origin.trim()).filter(Boolean);
+  if (entries.includes("*")) return "*";
+  return entries.flatMap((entry) => {
+    try {
+      const url = new URL(entry);
+      if (/^https?:$/.test(url.protocol) && url.pathname === "/" && !url.search) {
+        return [url.origin];
+      }
+    } catch {
+      // reported below
+    }
+    reader.problem(
+      `MCP_LOOP_CORS_ORIGINS: "${entry}" is not an origin; use scheme://host[:port], like https://app.example.com`,
+    );
+    return [];
+  });
+}
+
+/** Every secret value in the configuration, so logs can redact them. */
+export function configSecrets(config: Config): string[] {
+  const { store, auth, models, mcp } = config;
+  return [
+    models.openai?.apiKey,
+    auth.jwtSecret,
+    ...auth.apiKeys.values(),
+    store.kind === "supabase" ? store.secretKey : undefined,
+    ...mcp.remoteServers.flatMap((server) => Object.values(server.headers)),
+    config.database.kind === "postgres" ? config.database.url : undefined,
+  ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
 }

@@ -69,6 +69,8 @@ export const ActionResult = z.object({
   output: z.unknown(),
   success: z.boolean(),
   error: z.string().optional(),
+  /** Why a step failed, as a stable code (UNKNOWN_TOOL, TOOL_NOT_PERMITTED, ...). */
+  code: z.string().optional(),
   durationMs: z.number(),
 });
 /** A trace entry. */

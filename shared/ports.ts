@@ -51,13 +51,19 @@ export interface Caller {
 /** The caller of local, unauthenticated requests. */
 export const ANONYMOUS: Caller = Object.freeze({ userId: null, owner: "anonymous" });
 
+/** A tool as a planner sees it. */
+export interface PlannerTool extends ToolMetadata {
+  /** The remote MCP server it comes from: its description is that server's text, not ours. */
+  remote?: string;
+}
+
 /** What a planner gets to plan with. */
 export interface PlanInput {
   request: MCPRequest;
   /** The loop context (the planner must not send the raw embedding to a model). */
   context: Record<string, unknown>;
-  /** The tools it may choose from, already restricted by `availableTools`. */
-  tools: ToolMetadata[];
+  /** The tools it may choose from, already restricted by the tool policy and `availableTools`. */
+  tools: PlannerTool[];
   signal: AbortSignal;
 }
 

@@ -4,12 +4,13 @@
  * Server-Sent Events when the client asks for `text/event-stream`.
  */
 import { MCPRequest, type MCPResponse } from "../contracts.ts";
-import { AppError } from "../errors.ts";
+import { AppError, toAppError } from "../errors.ts";
 import type { Authenticate } from "../auth/authenticator.ts";
 import { assertLatestHasContent } from "../loop/context_stage.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
+import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
@@ -26,30 +27,52 @@ export interface LoopHandlerDeps {
 }
 
 /** Builds the `POST /mcp-loop` handler. */
-export function createLoopHandler(deps: LoopHandlerDeps): (req: Request) => Promise<Response> {
-  return async (req) => {
-    const requestId = req.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
+export function createLoopHandler(
+  deps: LoopHandlerDeps,
+): (req: Request, trace?: RequestTrace) => Promise<Response> {
+  return async (req, trace = startTrace(req)) => {
+    const requestId = trace.id;
     const includeEmbedding = new URL(req.url).searchParams.get("includeEmbedding") === "true";
+    const stageTimings = trace.stages;
     try {
       const caller = await deps.authenticate(req);
+      trace.caller = caller.owner;
       const request = parseLoopRequest(await readJsonBody(req, { maxBytes: deps.maxBodyBytes }));
       const present = (response: MCPResponse) =>
         includeEmbedding ? response : withoutVector(response, deps.embeddingModel);
+      trace.fields.mode = request.mode;
       if (wantsEventStream(req)) {
+        // The log line waits for the stream's end, when the stages and the outcome are known.
+        trace.hold();
         return sseResponse(
           (emit) =>
             deps.runner.run(request, {
               caller,
               requestId,
+              stageTimings,
               signal: req.signal,
               onEvent: (event: LoopEvent) => emit(event.type, event),
             }).then(present),
-          { logger: deps.logger, requestId },
+          {
+            logger: deps.logger,
+            requestId,
+            onEnd: (code) => {
+              trace.outcome = code ?? "ok";
+              trace.end(200, { force: true });
+            },
+          },
         );
       }
-      const response = await deps.runner.run(request, { caller, requestId, signal: req.signal });
+      const response = await deps.runner.run(request, {
+        caller,
+        requestId,
+        stageTimings,
+        signal: req.signal,
+      });
+      trace.outcome = "ok";
       return jsonResponse(present(response), 200, { "x-request-id": requestId });
     } catch (error) {
+      trace.outcome = toAppError(error).code;
       return errorResponse(error, { logger: deps.logger, requestId });
     }
   };

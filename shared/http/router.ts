@@ -7,10 +7,11 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { AppError } from "../errors.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";
+import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { errorResponse } from "./responses.ts";
 
-/** A request handler. */
-export type Handler = (req: Request) => Promise<Response>;
+/** A request handler; under the router it gets the request's trace. */
+export type Handler = (req: Request, trace?: RequestTrace) => Promise<Response>;
 
 /** The handlers to route to. */
 export interface RouterDeps {
@@ -26,8 +27,16 @@ export interface RouterDeps {
 export const BASE_PATHS = ["/mcp-loop", "/functions/v1/mcp-loop"] as const;
 
 /** Builds the app; its `fetch` is the edge function's handler. */
-export function createRouter(deps: RouterDeps): Hono {
-  const app = new Hono();
+export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: RequestTrace } }> {
+  const app = new Hono<{ Variables: { trace: RequestTrace } }>();
+  // First, so every response — preflights and errors included — carries the request id.
+  app.use("*", async (c, next) => {
+    const trace = startTrace(c.req.raw, { logger: deps.logger });
+    c.set("trace", trace);
+    await next();
+    c.res = withHeader(c.res, "x-request-id", trace.id);
+    trace.end(c.res.status);
+  });
   app.use(
     "*",
     cors({
@@ -50,16 +59,17 @@ export function createRouter(deps: RouterDeps): Hono {
   );
   for (const base of BASE_PATHS) {
     for (const path of [base, `${base}/`]) {
-      app.post(path, (c) => deps.loop(c.req.raw));
+      app.post(path, (c) => deps.loop(c.req.raw, c.get("trace")));
       app.all(path, () => methodNotAllowed(["POST", "OPTIONS"]));
     }
-    app.get(`${base}/health`, (c) => deps.health(c.req.raw));
+    app.get(`${base}/health`, (c) => deps.health(c.req.raw, c.get("trace")));
     app.all(`${base}/health`, () => methodNotAllowed(["GET", "OPTIONS"]));
     const mcp = deps.mcp;
-    if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw));
+    if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw, c.get("trace")));
   }
-  app.notFound((c) =>
-    errorResponse(
+  app.notFound((c) => {
+    c.get("trace").outcome = "NOT_FOUND";
+    return errorResponse(
       new AppError(
         "NOT_FOUND",
         `No route for ${c.req.method} ${
@@ -67,10 +77,24 @@ export function createRouter(deps: RouterDeps): Hono {
         }; use POST /mcp-loop, GET /mcp-loop/health or /mcp-loop/mcp`,
       ),
       { logger: deps.logger },
-    )
+    );
+  });
+  app.onError((error, c) =>
+    errorResponse(error, { logger: deps.logger, requestId: c.get("trace")?.id })
   );
-  app.onError((error) => errorResponse(error, { logger: deps.logger }));
   return app;
+}
+
+/** `response` with one header set (a copy when its headers are immutable). */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
 }
 
 function methodNotAllowed(allowed: string[]): Response {

@@ -9,7 +9,12 @@ import { errorResponse } from "./responses.ts";
 /** Streams `run`'s events; `run` resolves with the final body. */
 export function sseResponse(
   run: (emit: (event: string, data: unknown) => void) => Promise<unknown>,
-  { logger, requestId }: { logger: Logger; requestId: string },
+  { logger, requestId, onEnd }: {
+    logger: Logger;
+    requestId: string;
+    /** Called once the stream has ended, with the error code if it ended with one. */
+    onEnd?: (errorCode?: string) => void;
+  },
 ): Response {
   const encoder = new TextEncoder();
   let closed = false;
@@ -19,14 +24,18 @@ export function sseResponse(
         if (closed) return;
         controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
       };
+      let errorCode: string | undefined;
       try {
         emit("result", await run(emit));
       } catch (error) {
-        const response = errorResponse(toAppError(error), { logger, requestId });
+        const appError = toAppError(error);
+        errorCode = appError.code;
+        const response = errorResponse(appError, { logger, requestId });
         emit("error", await response.json());
       } finally {
         if (!closed) controller.close();
         closed = true;
+        onEnd?.(errorCode);
       }
     },
     cancel() {

@@ -6,9 +6,17 @@
 import type { ActionResult, MCPRequest } from "../contracts.ts";
 import { describeError } from "../errors.ts";
 import type { Caller, Logger } from "../ports.ts";
-import { raceAbort, startDeadline } from "./abort.ts";
+import { raceAbort, startDeadline, TimeoutReason } from "./abort.ts";
 import type { LoopEvent } from "./events.ts";
 import type { CheckedStep } from "./plan_check.ts";
+
+/** The codes a failed step is recorded with. */
+export type StepErrorCode =
+  | "UNKNOWN_TOOL"
+  | "TOOL_NOT_PERMITTED"
+  | "TOOL_ARGS_INVALID"
+  | "TOOL_FAILED"
+  | "DEADLINE_EXCEEDED";
 
 /** What {@link executePlan} needs. */
 export interface ExecuteInput {
@@ -43,12 +51,13 @@ async function runStep(
   earlier: readonly ActionResult[],
 ): Promise<ActionResult> {
   const { tool: name, args } = step.action;
-  const failed = (error: string, durationMs = 0): ActionResult => ({
+  const failed = (code: StepErrorCode, error: string, durationMs = 0): ActionResult => ({
     tool: name,
     input: args,
     output: null,
     success: false,
     error,
+    code,
     durationMs,
   });
   if (step.status === "unknown_tool") {
@@ -56,16 +65,27 @@ async function runStep(
       tool: name,
       index: step.index,
     });
-    return failed(`unknown tool "${name}"`);
+    return failed("UNKNOWN_TOOL", `unknown tool "${name}"`);
+  }
+  if (step.status === "not_permitted") {
+    input.logger.warn("plan names a tool the policy does not permit; step refused", {
+      tool: name,
+      index: step.index,
+      mode: input.request.mode,
+    });
+    return failed("TOOL_NOT_PERMITTED", step.reason);
   }
   if (step.status === "invalid_args") {
     const detail = step.issues.map((issue) =>
       `${issue.path.join(".") || "(args)"}: ${issue.message}`
     );
-    return failed(`invalid args: ${detail.join("; ")}`);
+    return failed("TOOL_ARGS_INVALID", `invalid args: ${detail.join("; ")}`);
   }
   if (input.signal.aborted) {
-    return failed(`not run: ${describeError(input.signal.reason)} before this step started`);
+    return failed(
+      "DEADLINE_EXCEEDED",
+      `not run: ${describeError(input.signal.reason)} before this step started`,
+    );
   }
   const timeout = startDeadline(input.stepTimeoutMs, {
     kind: "step_timeout",
@@ -95,7 +115,8 @@ async function runStep(
     };
   } catch (error) {
     input.logger.warn("tool failed", { tool: name, error: describeError(error) });
-    return { ...failed(describeError(error), elapsed(started)), input: step.args };
+    const code = error instanceof TimeoutReason ? "DEADLINE_EXCEEDED" : "TOOL_FAILED";
+    return { ...failed(code, describeError(error), elapsed(started)), input: step.args };
   } finally {
     timeout.clear();
   }

@@ -18,6 +18,7 @@ export interface ArgIssue {
 export type CheckedStep =
   | { index: number; action: PlannedAction; status: "ok"; tool: RegisteredTool; args: unknown }
   | { index: number; action: PlannedAction; status: "unknown_tool" }
+  | { index: number; action: PlannedAction; status: "not_permitted"; reason: string }
   | { index: number; action: PlannedAction; status: "invalid_args"; issues: ArgIssue[] };
 
 const PlanShape = z.array(PlannedAction).max(LIMITS.maxPlanSteps, {
@@ -34,14 +35,21 @@ export function parsePlanShape(
 }
 
 /**
- * Checks each step's tool id (registered, and offered to this request) and
- * parses its args with the tool's schema.
+ * Checks each step's tool id (registered, permitted by the tool policy, and
+ * offered to this request) and parses its args with the tool's schema.
  */
 export function checkSteps(
   plan: readonly PlannedAction[],
-  { registry, offered }: { registry: ToolRegistry; offered: ReadonlySet<string> },
+  { registry, offered, refusal = () => undefined }: {
+    registry: ToolRegistry;
+    offered: ReadonlySet<string>;
+    /** Why the policy refuses a registered tool; undefined when it permits it. */
+    refusal?: (tool: string) => string | undefined;
+  },
 ): CheckedStep[] {
   return plan.map((action, index) => {
+    const reason = registry.get(action.tool) ? refusal(action.tool) : undefined;
+    if (reason !== undefined) return { index, action, status: "not_permitted", reason };
     const tool = offered.has(action.tool) ? registry.get(action.tool) : undefined;
     if (!tool) return { index, action, status: "unknown_tool" };
     const parsed = tool.argsSchema.safeParse(action.args);
@@ -64,6 +72,10 @@ export function describeProblems(steps: readonly CheckedStep[]): string[] {
     if (step.status === "unknown_tool") {
       lines.push(
         `[${step.index}].tool: unknown tool "${step.action.tool}"; use one of the listed tool ids`,
+      );
+    } else if (step.status === "not_permitted") {
+      lines.push(
+        `[${step.index}].tool: tool "${step.action.tool}" is not permitted here; use one of the listed tool ids`,
       );
     } else if (step.status === "invalid_args") {
       for (const issue of step.issues) {

@@ -2,10 +2,11 @@
  * Stage 2 of the loop: ask the planner for a plan and check all of it. A
  * planner that can repair gets one more round with the exact problems.
  */
-import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
+import type { MCPRequest, PlannedAction } from "../contracts.ts";
 import { AppError, isAppError } from "../errors.ts";
-import type { Logger, PlanFeedback, Planner } from "../ports.ts";
+import type { Caller, Logger, PlanFeedback, Planner, PlannerTool } from "../ports.ts";
 import { truncateRaw } from "../planner/plan_parser.ts";
+import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { asStageError } from "./context_stage.ts";
 import { raceAbort } from "./abort.ts";
@@ -27,6 +28,9 @@ export interface PlanStageInput {
   context: Record<string, unknown>;
   signal: AbortSignal;
   logger: Logger;
+  /** Which tools this mode and caller may use; the planner sees only those. */
+  policy: ToolPolicy;
+  caller: Caller;
 }
 
 /** Runs the plan stage. */
@@ -39,7 +43,11 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
     const raw = JSON.stringify(attempt.plan);
     const shape = parsePlanShape(attempt.plan);
     if (!shape.ok) return { issues: shape.issues, raw };
-    const steps = checkSteps(shape.plan, { registry: input.registry, offered });
+    const steps = checkSteps(shape.plan, {
+      registry: input.registry,
+      offered,
+      refusal: (tool) => refusal(input, tool),
+    });
     return { plan: shape.plan, steps, issues: describeProblems(steps), raw };
   };
 
@@ -75,9 +83,14 @@ interface Checked {
   raw?: string;
 }
 
-/** The registry's tools, restricted to `availableTools` when the request names some. */
-function offeredTools({ registry, request, logger }: PlanStageInput): ToolMetadata[] {
-  const all = registry.getToolMetadataList();
+/**
+ * The registry's tools that the policy permits to this mode and caller,
+ * restricted to `availableTools` when the request names some.
+ */
+function offeredTools(
+  { registry, request, logger, policy, caller }: PlanStageInput,
+): PlannerTool[] {
+  const all = policy.filter(registry.getToolMetadataList(), { caller, mode: request.mode });
   if (!request.availableTools) return all;
   const wanted = new Set(request.availableTools.map((tool) => tool.name));
   const offered = all.filter((tool) => wanted.has(tool.name));
@@ -88,6 +101,12 @@ function offeredTools({ registry, request, logger }: PlanStageInput): ToolMetada
     });
   }
   return offered;
+}
+
+/** Why a registered tool may not run here; undefined when it may. */
+function refusal({ policy, caller, request }: PlanStageInput, tool: string): string | undefined {
+  const subject = { caller, mode: request.mode };
+  return policy.permits(tool, subject) ? undefined : policy.refusal(tool, subject);
 }
 
 type Attempt = { plan: unknown } | { feedback: PlanFeedback };

@@ -5,6 +5,7 @@
  */
 import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
 import { AppError, describeError } from "../errors.ts";
+import { withLogFields } from "../log_fields.ts";
 import {
   ANONYMOUS,
   type Caller,
@@ -14,6 +15,7 @@ import {
   type Planner,
   SILENT_LOGGER,
 } from "../ports.ts";
+import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { startDeadline } from "./abort.ts";
 import { loadLoopContext } from "./context_stage.ts";
@@ -51,6 +53,8 @@ export interface LoopDeps {
   store: ConversationStore;
   logger?: Logger;
   options?: Partial<LoopOptions>;
+  /** Which tools each mode and caller may use (default: every tool for everyone). */
+  policy?: ToolPolicy;
 }
 
 /** Per-run options. */
@@ -63,6 +67,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Correlates audit rows with logs. */
   requestId?: string;
+  /** Filled with the milliseconds each stage took (context, plan, execute, finalize). */
+  stageTimings?: Record<string, number>;
 }
 
 /** Runs MCP loop requests against one set of dependencies. */
@@ -101,8 +107,16 @@ export class McpLoopRunner {
   ): Promise<MCPResponse> {
     const { registry, planner, embedder, store } = this.#deps;
     const caller = options.caller ?? ANONYMOUS;
-    const emit = safeListener(options.onEvent, this.#logger);
-    const loaded = await loadLoopContext({ request, caller, embedder, store, signal });
+    // Every entry of this run names its request and caller (ids only, never content).
+    const logger = options.requestId === undefined
+      ? this.#logger
+      : withLogFields(this.#logger, { requestId: options.requestId, caller: caller.owner });
+    const emit = safeListener(options.onEvent, logger);
+    const timed = stageTimer(options.stageTimings);
+    const loaded = await timed(
+      "context",
+      () => loadLoopContext({ request, caller, embedder, store, signal }),
+    );
     const { context } = loaded;
     emit({
       type: "context",
@@ -112,44 +126,49 @@ export class McpLoopRunner {
     });
 
     const { embeddedMessage: _vector, ...plannerContext } = context;
-    const { plan, steps, repaired } = await planStage({
-      planner,
-      registry,
-      request,
-      context: plannerContext,
-      signal,
-      logger: this.#logger,
-    });
+    const { plan, steps, repaired } = await timed("plan", () =>
+      planStage({
+        planner,
+        registry,
+        request,
+        context: plannerContext,
+        signal,
+        logger,
+        policy: this.#deps.policy ?? OPEN_POLICY,
+        caller,
+      }));
     emit({ type: "plan", plan, repaired });
     enforceRules(steps, this.#options);
 
-    const intermediateResults = await executePlan({
-      steps,
-      context,
-      request,
-      caller,
-      signal: stepsSignal,
-      stepTimeoutMs: this.#options.stepTimeoutMs,
-      logger: this.#logger,
-      onEvent: emit,
-    });
+    const intermediateResults = await timed("execute", () =>
+      executePlan({
+        steps,
+        context,
+        request,
+        caller,
+        signal: stepsSignal,
+        stepTimeoutMs: this.#options.stepTimeoutMs,
+        logger,
+        onEvent: emit,
+      }));
 
     const summaryMessage = summaryOf(intermediateResults);
     if (summaryMessage !== undefined) emit({ type: "summary", summaryMessage });
 
-    await storeTurn({
-      store,
-      caller,
-      request,
-      message: {
-        content: loaded.latest.content,
-        embedding: loaded.embedding,
-        embeddingModel: embedder.model,
-      },
-      summaryMessage,
-      results: intermediateResults,
-      requestId: options.requestId,
-    }, signal);
+    await timed("finalize", () =>
+      storeTurn({
+        store,
+        caller,
+        request,
+        message: {
+          content: loaded.latest.content,
+          embedding: loaded.embedding,
+          embeddingModel: embedder.model,
+        },
+        summaryMessage,
+        results: intermediateResults,
+        requestId: options.requestId,
+      }, signal));
 
     return {
       success: true,
@@ -190,6 +209,19 @@ export function runMcpLoop(
     );
   }
   return new McpLoopRunner(deps).run(parsed.data, options);
+}
+
+/** Runs a stage, adding its duration to `timings` (whether it succeeds or throws). */
+function stageTimer(timings: Record<string, number> | undefined) {
+  return async <T>(stage: string, fn: () => Promise<T>): Promise<T> => {
+    if (!timings) return fn();
+    const started = performance.now();
+    try {
+      return await fn();
+    } finally {
+      timings[stage] = Math.round((performance.now() - started) * 10) / 10;
+    }
+  };
 }
 
 function safeListener(listener: LoopEventListener | undefined, logger: Logger): LoopEventListener {

@@ -7,10 +7,14 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Authenticate } from "../auth/authenticator.ts";
-import { AppError, isAppError, toAppError } from "../errors.ts";
+import { bearerChallenge } from "../auth/bearer_challenge.ts";
+import { AppError, JSON_RPC_CODE, toAppError } from "../errors.ts";
 import { readJsonBody } from "../http/json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json_depth.ts";
+import { type RequestTrace, startTrace } from "../http/request_trace.ts";
+import { withLogFields } from "../log_fields.ts";
 import type { Logger } from "../ports.ts";
+import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
 
 /** What the MCP endpoint needs. */
@@ -25,22 +29,36 @@ export interface McpHttpDeps extends McpServerDeps {
 }
 
 /** Builds the `/mcp-loop/mcp` handler. */
-export function createMcpHttpHandler(deps: McpHttpDeps): (req: Request) => Promise<Response> {
-  return async (req) => {
+export function createMcpHttpHandler(
+  deps: McpHttpDeps,
+): (req: Request, trace?: RequestTrace) => Promise<Response> {
+  return async (req, trace = startTrace(req)) => {
     const refused = checkHostAndOrigin(req, deps);
-    if (refused) return refused;
+    if (refused) {
+      trace.outcome = "FORBIDDEN";
+      return refused;
+    }
     let caller;
     try {
       caller = await deps.authenticate(req);
+      trace.caller = caller.owner;
     } catch (error) {
-      const message = isAppError(error) ? error.message : "Authentication failed";
-      return jsonRpcError(401, -32001, message, {
-        "www-authenticate": req.headers.has("authorization")
-          ? `Bearer realm="mcp-loop", error="invalid_token", error_description="${
-            message.replaceAll('"', "'")
-          }"`
-          : 'Bearer realm="mcp-loop"',
-      });
+      // 401 with a Bearer challenge for a bad credential; 503 when the signing keys are unreachable.
+      const refusal = toAppError(error);
+      trace.outcome = refusal.code;
+      if (refusal.status >= 500) {
+        deps.logger.error("authentication failed", {
+          code: refusal.code,
+          message: refusal.message,
+        });
+      }
+      return jsonRpcError(
+        refusal.status,
+        JSON_RPC_CODE[refusal.code],
+        refusal.message,
+        refusal.status === 401 ? { "www-authenticate": bearerChallenge(refusal) } : {},
+        { code: refusal.code },
+      );
     }
     if (req.method !== "POST") {
       return jsonRpcError(
@@ -58,7 +76,9 @@ export function createMcpHttpHandler(deps: McpHttpDeps): (req: Request) => Promi
     } catch (error) {
       return envelopeError(error);
     }
-    const server = createMcpServer(deps, caller);
+    describeCall(body, trace);
+    const logger = withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner });
+    const server = createMcpServer({ ...deps, logger }, caller);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -176,9 +196,26 @@ function jsonRpcError(
   code: number,
   message: string,
   headers: HeadersInit = {},
+  data?: unknown,
 ): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id: null }), {
     status,
     headers: { "content-type": "application/json", ...headers },
   });
+}
+
+/** Puts the JSON-RPC method (and the tool of a `tools/call`) on the request's log line. */
+function describeCall(body: unknown, trace: RequestTrace): void {
+  if (Array.isArray(body)) {
+    trace.fields.rpcBatch = body.length;
+    return;
+  }
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (typeof method === "string") {
+    trace.fields.rpcMethod = /^[\w/.$-]{1,64}$/.test(method) ? method : "(unrecognised)";
+  }
+  const tool = params?.name;
+  // Only a name that could be a tool's: anything else could be arbitrary client text.
+  if (typeof tool === "string" && TOOL_NAME_PATTERN.test(tool)) trace.fields.tool = tool;
 }

@@ -15,10 +15,11 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
-import { describeError } from "../errors.ts";
+import { describeError, JSON_RPC_CODE } from "../errors.ts";
 import { raceAbort, startDeadline } from "../loop/abort.ts";
 import type { AuditLog, Caller, Logger } from "../ports.ts";
 import { redactKeyShapes } from "../redact.ts";
+import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
 
 /** What the MCP server needs. */
@@ -28,6 +29,8 @@ export interface McpServerDeps {
   logger: Logger;
   /** Longest a tool call may run (the loop's deadline by default). */
   callTimeoutMs: number;
+  /** Which tools each caller may list and call (default: all). */
+  policy?: ToolPolicy;
 }
 
 /** The server's name and version in `initialize`. */
@@ -99,7 +102,10 @@ export function createMcpServer(deps: McpServerDeps, caller: Caller): Server {
     // Validates without code generation (no eval), so it runs on edge runtimes.
     jsonSchemaValidator: createJsonSchemaValidator(),
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolList(deps.registry) }));
+  const policy = deps.policy ?? OPEN_POLICY;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: policy.filter(mcpToolList(deps.registry), { caller }),
+  }));
   server.setRequestHandler(
     CallToolRequestSchema,
     (
@@ -118,7 +124,12 @@ export async function callTool(
   signal: AbortSignal,
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const refuse = (tool: string, message: string): never => {
+  const refuse = (
+    tool: string,
+    message: string,
+    code: number = ErrorCode.InvalidParams,
+    data?: Record<string, unknown>,
+  ): never => {
     audit(deps, caller, {
       tool: tool.slice(0, 200),
       input: params.arguments,
@@ -126,7 +137,7 @@ export async function callTool(
       error: message,
       started,
     });
-    throw new McpError(ErrorCode.InvalidParams, message);
+    throw new McpError(code, message, data);
   };
   const tool = deps.registry.get(params.name);
   if (!tool) {
@@ -134,6 +145,13 @@ export async function callTool(
       params.name,
       `Tool "${params.name}" not found; tools/list shows the available tools`,
     );
+  }
+  const policy = deps.policy ?? OPEN_POLICY;
+  if (!policy.permits(tool.name, { caller })) {
+    return refuse(tool.name, policy.refusal(tool.name, { caller }), JSON_RPC_CODE.FORBIDDEN, {
+      code: "TOOL_NOT_PERMITTED",
+      tool: tool.name,
+    });
   }
   const parsed = tool.argsSchema.safeParse(params.arguments ?? {});
   if (!parsed.success) {

@@ -177,6 +177,7 @@ export class RemoteToolSource {
         inputJsonSchema: tool.inputSchema as Record<string, unknown>,
         outputJsonSchema: tool.outputSchema as Record<string, unknown> | undefined,
         annotations: tool.annotations,
+        remote: this.#config.name,
         run: ({ args, signal }) => this.#call(tool.name, args as Record<string, unknown>, signal),
       });
       this.#installed.push(name);

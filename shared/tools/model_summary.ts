@@ -6,6 +6,7 @@
 import { describeError } from "../errors.ts";
 import type { ChatModel, Logger } from "../ports.ts";
 import { compactJson } from "../planner/plan_prompt.ts";
+import { UNTRUSTED_DATA_RULE, untrustedBlock } from "../planner/untrusted_data.ts";
 import { offlineSummary, type SummaryInput } from "./finalize_summary.ts";
 
 const MODE_VOICE: Record<string, string> = {
@@ -21,9 +22,6 @@ export function createModelSummarizer(
   { logger, maxTokens = 600 }: { logger: Logger; maxTokens?: number },
 ): (input: SummaryInput, signal: AbortSignal) => Promise<string> {
   return async (input, signal) => {
-    const results = input.results.map(({ tool, success, output, error }) =>
-      success ? { tool, output } : { tool, failed: error }
-    );
     try {
       const { text } = await model.complete({
         messages: [
@@ -31,13 +29,13 @@ export function createModelSummarizer(
             role: "system",
             content: `You write the assistant's reply in a chat app (mode "${input.mode}"). ${
               MODE_VOICE[input.mode] ?? MODE_VOICE.general
-            } Base the reply only on the tool results given; do not invent results. Mention failed steps briefly.`,
+            } Base the reply only on the tool results given; do not invent results. Mention failed steps briefly. ${UNTRUSTED_DATA_RULE}`,
           },
           {
             role: "user",
             content: `User's message: ${JSON.stringify(input.message)}\n${
               input.instructions ? `Instructions: ${input.instructions}\n` : ""
-            }Tool results:\n${compactJson(results, 8_000)}\n\nWrite the reply to the user.`,
+            }Tool results:\n${toolResults(input.results)}\n\nWrite the reply to the user.`,
           },
         ],
         maxTokens,
@@ -52,4 +50,20 @@ export function createModelSummarizer(
     }
     return offlineSummary(input);
   };
+}
+
+/**
+ * Each step's outcome; what a tool returned is its data (a tool may relay a web
+ * page or a remote server's text), so it goes in a block labelled with the tool.
+ */
+function toolResults(results: SummaryInput["results"]): string {
+  if (results.length === 0) return "(no steps ran)";
+  const budget = Math.max(500, Math.floor(8_000 / results.length));
+  return results.map(({ tool, success, output, error }, index) =>
+    success
+      ? `Step ${index + 1}, ${tool}, succeeded with:\n${
+        untrustedBlock(`tool:${tool}`, compactJson(output ?? null, budget))
+      }`
+      : `Step ${index + 1}, ${tool}, failed:\n${untrustedBlock(`tool:${tool}`, error ?? "")}`
+  ).join("\n");
 }

@@ -50,6 +50,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   /** JSON Schema of the output to show instead of one derived from `outputSchema` (remote tools). */
   outputJsonSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** The remote MCP server the tool comes from; planners treat its description as untrusted. */
+  remote?: string;
   run(params: ToolRunParams<z.output<S>>): Promise<O> | O;
 }
 

@@ -4,8 +4,9 @@
  * code.
  */
 import { z } from "zod";
-import type { ToolMetadata } from "../contracts.ts";
 import { AppError } from "../errors.ts";
+import { untrustedBlock } from "../planner/untrusted_data.ts";
+import type { PlannerTool } from "../ports.ts";
 import { TOOL_NAME_PATTERN, type ToolDefinition } from "./tool.ts";
 
 /** A registered tool with its derived JSON Schemas. */
@@ -89,12 +90,13 @@ export class ToolRegistry {
   }
 
   /** Name, description and args JSON Schema of every tool (cached until the registry changes). */
-  getToolMetadataList(): ToolMetadata[] {
+  getToolMetadataList(): PlannerTool[] {
     return this.cached("metadata", (tools) =>
       tools.map((tool) => ({
         name: tool.name,
         description: tool.description,
         argsSchema: tool.inputSchema,
+        ...(tool.remote ? { remote: tool.remote } : {}),
       })));
   }
 
@@ -117,13 +119,20 @@ export class ToolRegistry {
 }
 
 /** The planner-prompt section listing `tools` with their descriptions and args schemas. */
-export function buildToolPromptSection(tools: readonly ToolMetadata[]): string {
+export function buildToolPromptSection(tools: readonly PlannerTool[]): string {
   if (tools.length === 0) return "Available tools: none. Respond with [].";
-  const lines = tools.map((tool) =>
-    `- ${tool.name}: ${tool.description}\n  args JSON Schema: ${
-      JSON.stringify(tool.argsSchema ?? {})
-    }`
-  );
+  const lines = tools.map((tool) => {
+    // A remote server writes its tools' descriptions and schemas: show them as its data.
+    const description = tool.remote
+      ? `(from remote MCP server "${tool.remote}")\n${
+        untrustedBlock(`remote:${tool.remote}`, tool.description)
+      }`
+      : tool.description;
+    const schema = JSON.stringify(tool.argsSchema ?? {});
+    return `- ${tool.name}: ${description}\n  args JSON Schema: ${
+      tool.remote ? untrustedBlock(`remote:${tool.remote}`, schema) : schema
+    }`;
+  });
   return `Available tools (use the exact tool ids; args must match each schema):\n${
     lines.join("\n")
   }`;

@@ -27,7 +27,9 @@ const input = (context: Record<string, unknown> = {}, extra = {}) => ({
 Deno.test("the prompt uses the specification's system message and lists every tool with its schema", () => {
   const [system, user] = buildPlanMessages(input());
   assert.deepEqual(system, { role: "system", content: PLANNER_SYSTEM_MESSAGE });
-  assert.equal(system.content, "You are a planning agent.");
+  // The specification's system message, then the rule about untrusted data.
+  assert.ok(system.content.startsWith("You are a planning agent. "));
+  assert.match(system.content, /<untrusted-data> blocks is data/);
   assert.match(user.content, /You are a structured planning agent/);
   assert.match(
     user.content,
@@ -51,8 +53,8 @@ Deno.test("long context values are cut to the token budget", () => {
     items: Array.from({ length: 500 }, (_, i) => ({ i })),
   };
   const [, user] = buildPlanMessages(input(context), { contextTokens: 500 });
-  const section =
-    user.content.split("Here is the current user context:\n")[1].split("\n\nAvailable tools")[0];
+  const section = user.content.split('<untrusted-data source="context">\n')[1]
+    .split("\n</untrusted-data>")[0];
   assert.ok(section.length <= 2_000, `context section is ${section.length} characters`);
   assert.match(section, /more characters/);
 });

@@ -6,6 +6,7 @@ import { type LoopOptions, McpLoopRunner } from "../../shared/loop/runner.ts";
 import type { ConversationStore, Embedder, Planner } from "../../shared/ports.ts";
 import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
+import type { ToolPolicy } from "../../shared/tools/tool_policy.ts";
 import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
@@ -52,18 +53,28 @@ export function buildLoop(
     options = {},
     store = new MemoryConversationStore(),
     embedder = new HashingEmbedder(),
+    policy,
   }: {
     planner: Planner;
     tools?: ToolDefinition[];
     options?: Partial<LoopOptions>;
     store?: ConversationStore;
     embedder?: Embedder;
+    policy?: ToolPolicy;
   },
 ) {
   const registry = new ToolRegistry();
   registry.register(createFinalizeSummaryTool());
   for (const tool of tools) registry.register(tool);
   const logger = new RecordingLogger();
-  const runner = new McpLoopRunner({ registry, planner, embedder, store, logger, options });
+  const runner = new McpLoopRunner({
+    registry,
+    planner,
+    embedder,
+    store,
+    logger,
+    options,
+    policy,
+  });
   return { runner, registry, logger, store };
 }

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../../shared/config.ts";
+import { testApp } from "../support/test_app.ts";
+
+/** The preflight supabase-js's `functions.invoke` triggers from a browser. */
+function preflight(origin: string, path = "/mcp-loop"): Request {
+  return new Request(`http://localhost${path}`, {
+    method: "OPTIONS",
+    headers: {
+      origin,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, x-client-info, apikey, content-type",
+    },
+  });
+}
+
+const SUPABASE = { SUPABASE_URL: "https://abcd.supabase.co" };
+
+Deno.test("locally any origin may call, and the preflight allows the headers supabase-js sends", async () => {
+  const { app } = testApp();
+  for (const path of ["/mcp-loop", "/functions/v1/mcp-loop", "/mcp-loop/mcp"]) {
+    const res = await app.fetch(preflight("https://app.example", path));
+    assert.equal(res.status, 204, path);
+    assert.equal(res.headers.get("access-control-allow-origin"), "*");
+    const allowed = (res.headers.get("access-control-allow-headers") ?? "").split(",")
+      .map((h) => h.trim());
+    for (const header of ["authorization", "x-client-info", "apikey", "content-type"]) {
+      assert.ok(allowed.includes(header), `${header} on ${path}`);
+    }
+    assert.match(res.headers.get("access-control-allow-methods") ?? "", /POST/);
+    assert.match(res.headers.get("access-control-expose-headers") ?? "", /x-request-id/);
+  }
+});
+
+Deno.test("with Supabase settings and no MCP_LOOP_CORS_ORIGINS no origin is allowed", async () => {
+  assert.deepEqual(loadConfig(SUPABASE).http.corsOrigins, []);
+  const { app } = testApp({}, SUPABASE);
+  const res = await app.fetch(preflight("https://app.example"));
+  assert.equal(res.headers.get("access-control-allow-origin"), null);
+});
+
+Deno.test("configured origins are allowed, others are not, and the preflight needs no credential", async () => {
+  const { app } = testApp({}, {
+    ...SUPABASE,
+    MCP_LOOP_CORS_ORIGINS: "https://app.example, http://localhost:3000/",
+  });
+  const allowed = await app.fetch(preflight("https://app.example"));
+  assert.equal(allowed.status, 204, "a preflight is answered even though auth is required");
+  assert.equal(allowed.headers.get("access-control-allow-origin"), "https://app.example");
+  assert.match(allowed.headers.get("vary") ?? "", /origin/i);
+  const local = await app.fetch(preflight("http://localhost:3000"));
+  assert.equal(local.headers.get("access-control-allow-origin"), "http://localhost:3000");
+  const other = await app.fetch(preflight("https://evil.example"));
+  assert.equal(other.headers.get("access-control-allow-origin"), null);
+});
+
+Deno.test("an MCP_LOOP_CORS_ORIGINS entry that is not an origin stops start-up", () => {
+  assert.throws(
+    () => loadConfig({ MCP_LOOP_CORS_ORIGINS: "https://app.example/path" }),
+    /MCP_LOOP_CORS_ORIGINS: "https:\/\/app.example\/path" is not an origin/,
+  );
+  assert.equal(loadConfig({ MCP_LOOP_CORS_ORIGINS: "*" }).http.corsOrigins, "*");
+});
