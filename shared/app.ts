@@ -185,7 +185,11 @@ function buildRouter(
         ...mcp,
         authenticate,
         allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
-        allowedOrigins: new Set(config.mcp.allowedOrigins),
+        // Origins allowed to call the function from a browser may call its MCP endpoint too.
+        allowedOrigins: new Set([
+          ...config.mcp.allowedOrigins,
+          ...(config.http.corsOrigins === "*" ? [] : config.http.corsOrigins),
+        ]),
         maxBodyBytes: config.http.maxBodyBytes,
       });
     }),

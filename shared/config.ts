@@ -98,6 +98,10 @@ export interface AuthConfig {
   jwksUrl?: string;
   /** What a user token's `aud` must contain (`MCP_LOOP_JWT_AUDIENCE`). */
   audience: string;
+  /** What a token's `iss` must be, when set (`MCP_LOOP_JWT_ISSUER`). */
+  issuer?: string;
+  /** The project's secret API keys (`sb_secret_…`), accepted as the service role. */
+  projectSecretKeys: string[];
   /** API keys by name, from `MCP_LOOP_API_KEYS`. */
   apiKeys: Map<string, string>;
   /** Refuse requests without a valid credential (default: when API keys or Supabase settings are set). */
@@ -255,12 +259,15 @@ function readToolPolicy(reader: EnvReader): ToolPolicyRules {
 
 /**
  * MCP_LOOP_CORS_ORIGINS: "*" or a comma-separated list of origins. Unset, it
- * is "*" locally and empty (no cross-origin browser calls) once Supabase
- * settings are present.
+ * is "*" locally (the local Supabase stack included) and empty (no
+ * cross-origin browser calls) once deployed Supabase settings are present.
  */
 function readOrigins(reader: EnvReader): "*" | string[] {
   const raw = reader.string("MCP_LOOP_CORS_ORIGINS");
-  if (raw === undefined) return hasSupabaseSettings(reader) ? [] : "*";
+  // `supabase functions serve` sets SUPABASE_URL to the local stack: still local.
+  const local = /^https?:\/\/(kong|localhost|127\.0\.0\.1|host\.docker\.internal)(:\d+)?\/?$/
+    .test(reader.string("SUPABASE_URL") ?? "");
+  if (raw === undefined) return hasSupabaseSettings(reader) && !local ? [] : "*";
   const entries = raw.split(",").map((origin) => origin.trim()).filter(Boolean);
   if (entries.includes("*")) return "*";
   return entries.flatMap((entry) => {
@@ -286,6 +293,7 @@ export function configSecrets(config: Config): string[] {
     models.openai?.apiKey,
     auth.jwtSecret,
     ...auth.apiKeys.values(),
+    ...auth.projectSecretKeys,
     store.kind === "supabase" ? store.secretKey : undefined,
     ...mcp.remoteServers.flatMap((server) => Object.values(server.headers)),
     config.database.kind === "postgres" ? config.database.url : undefined,

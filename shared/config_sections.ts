@@ -166,6 +166,22 @@ export function readStore(reader: EnvReader): StoreConfig {
   return { kind, url, publishableKey, secretKey };
 }
 
+/** Every `sb_secret_…` key of the project (`SUPABASE_SECRET_KEYS`, or a new-style service role key). */
+function readProjectSecretKeys(reader: EnvReader): string[] {
+  const keys: string[] = [];
+  const raw = reader.string("SUPABASE_SECRET_KEYS");
+  if (raw) {
+    try {
+      keys.push(...Object.values(JSON.parse(raw) as Record<string, unknown>).map(String));
+    } catch {
+      // readKeySet reports the bad value when the store needs it; here it only adds keys
+    }
+  }
+  const serviceRole = reader.string("SUPABASE_SERVICE_ROLE_KEY");
+  if (serviceRole?.startsWith("sb_secret_")) keys.push(serviceRole);
+  return keys.filter((key) => key.startsWith("sb_secret_"));
+}
+
 /** The "default" key of a Supabase key set (`{"default":"sb_..."}`). */
 function readKeySet(reader: EnvReader, name: string): string | undefined {
   const raw = reader.string(name);
@@ -200,6 +216,8 @@ export function readAuth(reader: EnvReader): AuthConfig {
     jwks: readJwks(reader),
     jwksUrl: readJwksUrl(reader),
     audience: reader.string("MCP_LOOP_JWT_AUDIENCE") ?? "authenticated",
+    issuer: reader.string("MCP_LOOP_JWT_ISSUER"),
+    projectSecretKeys: readProjectSecretKeys(reader),
     apiKeys,
     required: reader.bool("MCP_LOOP_REQUIRE_AUTH", {
       fallback: apiKeys.size > 0 || hasSupabaseSettings(reader),

@@ -1,33 +1,52 @@
 /**
- * A `Logger` that writes one JSON line per entry to stderr, from a minimum
- * level up. Every line passes through a redactor first, so a key or token that
+ * A `Logger` that writes one JSON line per entry, from a minimum level up:
+ * debug and info with `console.log`, warnings with `console.warn`, errors with
+ * `console.error`, so log viewers (Supabase's included) show each at its
+ * severity. Every line passes through a redactor first, so a key or token that
  * slipped into an error message never reaches the log.
  */
 import type { LogLevel } from "./config.ts";
 import type { Logger } from "./ports.ts";
 import { redactKeyShapes } from "./redact.ts";
 
+/** A level that entries are written at. */
+export type EntryLevel = Exclude<LogLevel, "silent">;
+
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+const BY_SEVERITY: Record<EntryLevel, (line: string) => void> = {
+  debug: (line) => console.log(line),
+  info: (line) => console.log(line),
+  warn: (line) => console.warn(line),
+  error: (line) => console.error(line),
+};
+
+/** Everything to stderr: for the stdio entry, whose stdout carries the protocol. */
+export const WRITE_TO_STDERR = (line: string): void => console.error(line);
 
 /** Builds the console logger; `write` is injectable for tests. */
 export function createConsoleLogger(
-  { level = "info", write = (line: string) => console.error(line), redact = redactKeyShapes }: {
+  {
+    level = "info",
+    write = (line: string, entryLevel: EntryLevel) => BY_SEVERITY[entryLevel](line),
+    redact = redactKeyShapes,
+  }: {
     level?: LogLevel;
-    write?: (line: string) => void;
+    write?: (line: string, level: EntryLevel) => void;
     /** Removes secrets from a finished line (default: anything shaped like a key or token). */
     redact?: (line: string) => string;
   } = {},
 ): Logger {
   const log =
-    (entryLevel: Exclude<LogLevel, "silent">) =>
-    (message: string, fields: Record<string, unknown> = {}) => {
+    (entryLevel: EntryLevel) => (message: string, fields: Record<string, unknown> = {}) => {
       if (RANK[entryLevel] < RANK[level]) return;
-      write(redact(JSON.stringify({
+      const line = JSON.stringify({
         time: new Date().toISOString(),
         level: entryLevel,
         message,
         ...fields,
-      })));
+      });
+      write(redact(line), entryLevel);
     };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }

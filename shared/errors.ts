@@ -164,3 +164,14 @@ export function describeError(error: unknown): string {
     return String(error);
   }
 }
+
+/**
+ * What kind of error this is, without its message (which may quote a user's
+ * words or a tool's output): the code of our errors, else the class name. For
+ * logs; the message itself goes to the trace and the audit row.
+ */
+export function errorKind(error: unknown): string {
+  if (isAppError(error)) return error.code;
+  if (error instanceof Error) return error.name;
+  return typeof error;
+}

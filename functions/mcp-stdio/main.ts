@@ -1,12 +1,21 @@
 /**
  * `deno task mcp:stdio`: the same tools as the edge function, over MCP's stdio
  * transport for desktop clients. Configured by the same environment variables.
+ * Logs go to stderr: stdout carries only the protocol.
  */
 import { createApp } from "../../shared/app.ts";
-import { loadConfigOrExit } from "../../shared/config.ts";
+import { configSecrets, loadConfigOrExit } from "../../shared/config.ts";
+import { createConsoleLogger, WRITE_TO_STDERR } from "../../shared/console_logger.ts";
 import { serveStdio } from "../../shared/mcp/stdio.ts";
+import { createRedactor } from "../../shared/redact.ts";
 
-const app = createApp(loadConfigOrExit());
+const config = loadConfigOrExit();
+const logger = createConsoleLogger({
+  level: config.logLevel,
+  write: WRITE_TO_STDERR,
+  redact: createRedactor(configSecrets(config)),
+});
+const app = createApp(config, { logger });
 await serveStdio(app);
 await app.close();
 Deno.exit(0);

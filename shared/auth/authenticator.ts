@@ -20,14 +20,23 @@ export interface AuthOptions extends JwtVerifierOptions {
   apiKeys?: ReadonlyMap<string, string>;
   /** Refuse requests without a valid credential (and the project's anon key). */
   required?: boolean;
+  /** The project's secret API keys (`sb_secret_…`): accepted as the service role. */
+  projectSecretKeys?: readonly string[];
   logger?: Logger;
 }
 
 /** Builds the request authenticator. */
 export function createAuthenticator(
-  { apiKeys = new Map(), required = false, logger = SILENT_LOGGER, ...jwt }: AuthOptions = {},
+  {
+    apiKeys = new Map(),
+    required = false,
+    projectSecretKeys = [],
+    logger = SILENT_LOGGER,
+    ...jwt
+  }: AuthOptions = {},
 ): Authenticate {
   const keyNamesByDigest = digestKeys(apiKeys);
+  const secretKeyDigests = digestKeys(new Map(projectSecretKeys.map((key) => [key, key])));
   const verifier = createJwtVerifier(jwt);
   let warned = false;
   return async (req) => {
@@ -41,8 +50,18 @@ export function createAuthenticator(
       }
       return ANONYMOUS;
     }
-    const keyName = (await keyNamesByDigest).get(await sha256Hex(token));
+    const digest = await sha256Hex(token);
+    const keyName = (await keyNamesByDigest).get(digest);
     if (keyName !== undefined) return { userId: null, owner: `key:${keyName}` };
+    // The project's new-style API keys, as supabase-js sends them when nobody is signed in.
+    if (token.startsWith("sb_publishable_")) return projectKeyCaller("publishable key", required);
+    if (token.startsWith("sb_secret_")) {
+      if ((await secretKeyDigests).has(digest)) return { userId: null, owner: "service_role" };
+      throw new AppError(
+        "UNAUTHORIZED",
+        "The bearer token is a Supabase secret key this project does not have; check the key you send",
+      );
+    }
     if (!looksLikeJwt(token)) {
       if (apiKeys.size > 0) {
         throw new AppError(
@@ -77,28 +96,36 @@ export function createAuthenticator(
   };
 }
 
-/** A user for a signed-in user's token; the project's keys are not users. */
+/**
+ * The caller of a verified token: the project's anon and service_role keys are
+ * not users; any other role (`authenticated`, or a custom role set by an
+ * access-token hook) is the user its `sub` names.
+ */
 function callerFromClaims(
   claims: Record<string, unknown>,
   token: string,
   required: boolean,
 ): Caller {
-  if (claims.role === "authenticated") {
-    const sub = claims.sub;
-    if (typeof sub !== "string" || !UUID.test(sub)) {
-      throw new AppError(
-        "TOKEN_CLAIMS_INVALID",
-        'The JWT has role "authenticated" but its "sub" is not a user id; send a Supabase Auth access token',
-      );
-    }
-    return { userId: sub, claims, token, owner: `user:${sub}` };
-  }
   if (claims.role === "service_role") return { userId: null, owner: "service_role" };
-  // The project's anon key: valid, but nobody in particular.
+  if (claims.role === "anon") return projectKeyCaller("anon key", required);
+  const sub = claims.sub;
+  if (typeof sub !== "string" || !UUID.test(sub)) {
+    throw new AppError(
+      "TOKEN_CLAIMS_INVALID",
+      `The JWT (role ${
+        JSON.stringify(claims.role ?? null)
+      }) has no user id in "sub"; send a Supabase Auth access token`,
+    );
+  }
+  return { userId: sub, claims, token, owner: `user:${sub}` };
+}
+
+/** The project's anon or publishable key: valid, but nobody in particular. */
+function projectKeyCaller(kind: string, required: boolean): Caller {
   if (required) {
     throw new AppError(
       "AUTH_REQUIRED",
-      "The token is the project's anon key, not a signed-in user's; sign in and send the session's access token",
+      `The token is the project's ${kind}, not a signed-in user's; sign in and send the session's access token`,
     );
   }
   return ANONYMOUS;

@@ -27,6 +27,8 @@ export interface JwtVerifierOptions {
   jwksUrl?: string;
   /** What a user token's `aud` must contain. */
   audience?: string;
+  /** What every token's `iss` must be, when set. */
+  issuer?: string;
   /** The fetch used for the JWKS endpoint (tests pass a fake). */
   fetch?: typeof fetch;
   /** How long fetched keys are used before they are fetched again. */
@@ -53,6 +55,7 @@ export function createJwtVerifier(
     jwks = [],
     jwksUrl,
     audience = "authenticated",
+    issuer,
     fetch: fetchImpl,
     jwksCacheMaxAgeMs = 600_000,
     jwksCooldownMs = 30_000,
@@ -113,6 +116,7 @@ export function createJwtVerifier(
           algorithms,
           requiredClaims: ["exp"],
           clockTolerance: 5,
+          ...(issuer ? { issuer } : {}),
         }));
       } catch (error) {
         throw tokenError(error, { token, algorithms });
@@ -124,13 +128,14 @@ export function createJwtVerifier(
 }
 
 /**
- * A user token (role `authenticated`) must name `audience` in `aud`; any other
- * token that carries an `aud` must name it too. The project's own API keys
- * (legacy anon and service_role JWTs) carry none.
+ * A user token (any role but the project keys' `anon` and `service_role`,
+ * custom roles included) must name `audience` in `aud`; a project key that
+ * carries an `aud` must name it too. The legacy anon and service_role JWTs
+ * carry none.
  */
 function checkAudience(claims: Record<string, unknown>, audience: string): void {
   const { aud } = claims;
-  if (aud === undefined && claims.role !== "authenticated") return;
+  if (aud === undefined && (claims.role === "anon" || claims.role === "service_role")) return;
   const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
   if (audiences.includes(audience)) return;
   throw new AppError(

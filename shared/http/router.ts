@@ -47,6 +47,7 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
         "content-type",
         "apikey",
         "x-client-info",
+        "x-region",
         "x-request-id",
         "accept",
         "mcp-session-id",

@@ -4,7 +4,8 @@
  * request's deadline passes the remaining steps are recorded as not run.
  */
 import type { ActionResult, MCPRequest } from "../contracts.ts";
-import { describeError } from "../errors.ts";
+import { describeError, errorKind } from "../errors.ts";
+import { loggableToolName } from "../tools/tool.ts";
 import type { Caller, Logger } from "../ports.ts";
 import { raceAbort, startDeadline, TimeoutReason } from "./abort.ts";
 import type { LoopEvent } from "./events.ts";
@@ -62,14 +63,14 @@ async function runStep(
   });
   if (step.status === "unknown_tool") {
     input.logger.warn("plan names an unknown tool; step skipped", {
-      tool: name,
+      tool: loggableToolName(name),
       index: step.index,
     });
     return failed("UNKNOWN_TOOL", `unknown tool "${name}"`);
   }
   if (step.status === "not_permitted") {
     input.logger.warn("plan names a tool the policy does not permit; step refused", {
-      tool: name,
+      tool: loggableToolName(name),
       index: step.index,
       mode: input.request.mode,
     });
@@ -114,7 +115,8 @@ async function runStep(
       durationMs: elapsed(started),
     };
   } catch (error) {
-    input.logger.warn("tool failed", { tool: name, error: describeError(error) });
+    // The message stays in the trace and the audit row: it may quote the user or the tool's data.
+    input.logger.warn("tool failed", { tool: name, error: errorKind(error) });
     const code = error instanceof TimeoutReason ? "DEADLINE_EXCEEDED" : "TOOL_FAILED";
     return { ...failed(code, describeError(error), elapsed(started)), input: step.args };
   } finally {

@@ -6,6 +6,7 @@ import type { MCPRequest, PlannedAction } from "../contracts.ts";
 import { AppError, isAppError } from "../errors.ts";
 import type { Caller, Logger, PlanFeedback, Planner, PlannerTool } from "../ports.ts";
 import { truncateRaw } from "../planner/plan_parser.ts";
+import { loggableToolName } from "../tools/tool.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { asStageError } from "./context_stage.ts";
@@ -56,7 +57,7 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
   const repaired = checked.issues.length > 0 && repair !== undefined;
   if (repaired) {
     input.logger.info("plan failed its check; asking the planner to repair it", {
-      issues: checked.issues,
+      issues: checked.issues.length,
     });
     const feedback = { issues: checked.issues, raw: checked.raw };
     checked = check(await call(() => repair(planInput, feedback), input.signal));
@@ -96,8 +97,8 @@ function offeredTools(
   const offered = all.filter((tool) => wanted.has(tool.name));
   if (offered.length < wanted.size) {
     const known = new Set(offered.map((tool) => tool.name));
-    logger.warn("availableTools names tools that are not registered", {
-      missing: [...wanted].filter((name) => !known.has(name)),
+    logger.warn("availableTools names tools that are not registered or not permitted here", {
+      missing: [...wanted].filter((name) => !known.has(name)).map(loggableToolName),
     });
   }
   return offered;

@@ -19,6 +19,7 @@ import { describeError, JSON_RPC_CODE } from "../errors.ts";
 import { raceAbort, startDeadline } from "../loop/abort.ts";
 import type { AuditLog, Caller, Logger } from "../ports.ts";
 import { redactKeyShapes } from "../redact.ts";
+import { loggableToolName } from "../tools/tool.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
 
@@ -220,7 +221,7 @@ function audit(
     durationMs: Math.round((performance.now() - event.started) * 1000) / 1000,
   }]).catch((error) => {
     deps.logger.error("could not write the audit row of an MCP tool call", {
-      tool: event.tool,
+      tool: loggableToolName(event.tool),
       error: describeError(error),
     });
   });

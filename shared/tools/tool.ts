@@ -10,6 +10,11 @@ import type { Caller } from "../ports.ts";
 /** MCP's tool name rule. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/** `name` when it could be a tool's, for logs: a model or client can put any text there. */
+export function loggableToolName(name: string): string {
+  return TOOL_NAME_PATTERN.test(name) ? name : "(not a tool name)";
+}
+
 /** MCP tool annotations (hints for clients; never trusted for security). */
 export interface ToolAnnotations {
   title?: string;

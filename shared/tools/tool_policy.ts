@@ -4,7 +4,9 @@
  * coordination document (seed 002). A rule is a list of tool names, where `*`
  * matches any run of characters (`docs__*`, `*`). No rule means every tool.
  * The loop applies both the mode's and the caller's rule, so a client cannot
- * widen its caller's tools by picking another mode.
+ * widen its caller's tools by picking another mode; MCP has no mode and
+ * applies the caller's rule. Clients choose their mode, so caller rules are
+ * the security boundary and mode rules shape what each mode offers.
  */
 import { z } from "zod";
 import { Mode } from "../contracts.ts";

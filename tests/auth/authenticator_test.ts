@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SignJWT } from "jose";
 import { createAuthenticator } from "../../shared/auth/authenticator.ts";
 import { type ErrorCode, isAppError } from "../../shared/errors.ts";
 import {
@@ -173,4 +174,42 @@ Deno.test("with nothing configured, a JWT is anonymous and the operator is warne
   assert.deepEqual(await auth(bearer(token)), { userId: null, owner: "anonymous" });
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /no signing keys are configured/);
+});
+
+Deno.test("the project's new-style keys: a publishable key is the anon key, a known secret key is service_role", async () => {
+  const secretKey = "sb_secret_0123456789abcdefghij";
+  const open = createAuthenticator({ jwtSecret: SECRET, projectSecretKeys: [secretKey] });
+  assert.deepEqual(await open(bearer("sb_publishable_abcdefghij0123")), {
+    userId: null,
+    owner: "anonymous",
+  });
+  assert.deepEqual(await open(bearer(secretKey)), { userId: null, owner: "service_role" });
+  await refused(open(bearer("sb_secret_someone_elses_key_0123")), "UNAUTHORIZED", /secret key/);
+  const closed = createAuthenticator({ jwtSecret: SECRET, required: true });
+  await refused(closed(bearer("sb_publishable_abcdefghij0123")), "AUTH_REQUIRED", /publishable/);
+});
+
+Deno.test("a user token with a custom role (an access-token hook) is still that user, and needs the audience", async () => {
+  const auth = createAuthenticator({ jwtSecret: SECRET, required: true });
+  const premium = await hs256Token(userClaims(USER_A, { role: "premium" }));
+  const caller = await auth(bearer(premium));
+  assert.equal(caller.userId, USER_A);
+  assert.equal(caller.owner, `user:${USER_A}`);
+  const noAudience = await hs256Token({ sub: USER_A, role: "premium" });
+  await refused(auth(bearer(noAudience)), "TOKEN_AUDIENCE_INVALID");
+});
+
+Deno.test("a token without exp is refused, and MCP_LOOP_JWT_ISSUER pins the issuer", async () => {
+  const auth = createAuthenticator({
+    jwtSecret: SECRET,
+    issuer: "https://abcd.supabase.co/auth/v1",
+  });
+  const noExp = await new SignJWT(userClaims(USER_A, { iss: "https://abcd.supabase.co/auth/v1" }))
+    .setProtectedHeader({ alg: "HS256" })
+    .sign(new TextEncoder().encode(SECRET));
+  await refused(auth(bearer(noExp)), "TOKEN_CLAIMS_INVALID", /exp/);
+  const right = await hs256Token(userClaims(USER_A, { iss: "https://abcd.supabase.co/auth/v1" }));
+  assert.equal((await auth(bearer(right))).userId, USER_A);
+  const wrong = await hs256Token(userClaims(USER_A, { iss: "https://other.supabase.co/auth/v1" }));
+  await refused(auth(bearer(wrong)), "TOKEN_CLAIMS_INVALID", /iss/);
 });

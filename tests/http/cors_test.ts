@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../../shared/config.ts";
-import { testApp } from "../support/test_app.ts";
+import { post, testApp, validBody } from "../support/test_app.ts";
 
 /** The preflight supabase-js's `functions.invoke` triggers from a browser. */
 function preflight(origin: string, path = "/mcp-loop"): Request {
@@ -60,4 +60,24 @@ Deno.test("an MCP_LOOP_CORS_ORIGINS entry that is not an origin stops start-up",
     /MCP_LOOP_CORS_ORIGINS: "https:\/\/app.example\/path" is not an origin/,
   );
   assert.equal(loadConfig({ MCP_LOOP_CORS_ORIGINS: "*" }).http.corsOrigins, "*");
+});
+
+Deno.test("CORS headers are on real responses and errors too, and a CORS origin may use the MCP endpoint", async () => {
+  const { app } = testApp({}, { ...SUPABASE, MCP_LOOP_CORS_ORIGINS: "https://app.example" });
+  const origin = { origin: "https://app.example" };
+  const refused = await app.fetch(post(validBody(), { headers: origin }));
+  assert.equal(refused.status, 401, "no credential: auth is required with Supabase settings");
+  assert.equal(refused.headers.get("access-control-allow-origin"), "https://app.example");
+  assert.match(refused.headers.get("access-control-expose-headers") ?? "", /www-authenticate/);
+  const mcp = await app.fetch(post({ jsonrpc: "2.0", id: 1, method: "ping" }, {
+    path: "/mcp-loop/mcp",
+    headers: { ...origin, host: "abcd.supabase.co", accept: "application/json, text/event-stream" },
+  }));
+  assert.equal(mcp.status, 401, "past the origin check (403), stopped by authentication");
+  assert.equal(mcp.headers.get("access-control-allow-origin"), "https://app.example");
+});
+
+Deno.test("the local Supabase stack (supabase functions serve) keeps any-origin CORS", () => {
+  assert.equal(loadConfig({ SUPABASE_URL: "http://kong:8000" }).http.corsOrigins, "*");
+  assert.equal(loadConfig({ SUPABASE_URL: "http://127.0.0.1:54321" }).http.corsOrigins, "*");
 });

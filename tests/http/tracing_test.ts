@@ -8,21 +8,24 @@ import { post, testApp, validBody } from "../support/test_app.ts";
 
 const API_KEY = "ci-key-0123456789abcdef";
 
-/** The app with a console logger whose JSON lines are kept. */
+/**
+ * The app with a console logger whose JSON lines are kept — unredacted, so a
+ * test sees what the code itself logs, not what the redactor would catch.
+ */
 function loggedApp(planner = new ScriptedPlanner([{ tool: "finalize_summary", args: {} }])) {
   const lines: string[] = [];
   const env = { MCP_LOOP_API_KEYS: `ci=${API_KEY}`, MCP_LOOP_REQUIRE_AUTH: "false" };
   const logger = createConsoleLogger({
     level: "debug",
     write: (line) => lines.push(line),
-    redact: createRedactor([API_KEY]),
+    redact: (line) => line,
   });
   const tools = [defineTool({
     name: "flaky",
-    description: "Fails",
-    argsSchema: z.object({}),
-    run: () => {
-      throw new Error("upstream said no");
+    description: "Fails, quoting what it was asked",
+    argsSchema: z.object({ q: z.string().default("") }),
+    run: ({ args }) => {
+      throw new Error(`no results for "${args.q}"`);
     },
   })];
   const { app } = testApp({ logger, planner, tools }, env);
@@ -109,13 +112,15 @@ Deno.test("no log line holds message content, a bearer token or a key, on succes
   const marker = `secret-words-${crypto.randomUUID()}`;
   const jwtLike = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4eHh4eHh4eHgifQ.c2lnbmF0dXJlc2lnbmF0dXJl";
   const planner = new ScriptedPlanner([
-    { tool: "flaky", args: {} },
+    { tool: "flaky", args: { q: marker } },
     { tool: "no_such_tool", args: {} },
+    { tool: `tool named ${marker}`, args: {} },
     { tool: "finalize_summary", args: { instructions: marker } },
   ]);
   const { app, lines } = loggedApp(planner);
   const auth = { authorization: `Bearer ${API_KEY}` };
-  await (await app.fetch(post(validBody(marker), { headers: auth }))).text();
+  const traced = await (await app.fetch(post(validBody(marker), { headers: auth }))).json();
+  assert.match(traced.data.intermediateResults[0].error, /no results for/, "the trace keeps it");
   await (await app.fetch(
     post(validBody(marker), { headers: { ...auth, accept: "text/event-stream" } }),
   )).text();
@@ -136,6 +141,19 @@ Deno.test("no log line holds message content, a bearer token or a key, on succes
     assert.ok(!line.includes(jwtLike), `token leaked: ${line}`);
     assert.ok(!line.includes("wrong-key-123456789"), `credential leaked: ${line}`);
   }
+});
+
+Deno.test("the console logger writes each level at its console severity", () => {
+  const calls: string[] = [];
+  const logger = createConsoleLogger({
+    level: "debug",
+    write: (_line, level) => calls.push(level),
+  });
+  logger.debug("d");
+  logger.info("i");
+  logger.warn("w");
+  logger.error("e");
+  assert.deepEqual(calls, ["debug", "info", "warn", "error"]);
 });
 
 Deno.test("the console logger redacts configured secrets and key-shaped strings from every line", () => {
