@@ -79,5 +79,29 @@ export async function mcpLoadBenchmark({ seconds = 8 } = {}): Promise<string> {
   } finally {
     await server.close();
   }
+  rows.push(await withRequestLogging(floor, seconds));
   return formatLoadTable(rows);
+}
+
+/** The cheap call again with the default log level: one JSON request line per call (to /dev/null). */
+async function withRequestLogging(floor: number, seconds: number) {
+  const server = await startFunction({ MCP_LOOP_LOG_LEVEL: "info" });
+  try {
+    const url = `${server.base}/mcp-loop/mcp`;
+    const cheap = toolsCall("finalize_summary", {});
+    await autocannon(url, { connections: 16, seconds: 2, headers: MCP_HEADERS, body: cheap });
+    const result = await autocannon(url, {
+      connections: 16,
+      seconds,
+      headers: MCP_HEADERS,
+      body: cheap,
+    });
+    return {
+      name: "tools/call finalize_summary, 16 connections, info-level request log lines",
+      result,
+      note: `${(result.perSecond / floor * 100).toFixed(1)}% of bare`,
+    };
+  } finally {
+    await server.close();
+  }
 }
