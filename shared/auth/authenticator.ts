@@ -6,6 +6,7 @@
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, type Caller, type Logger, SILENT_LOGGER } from "../ports.ts";
 import { createJwtVerifier, type JwtVerifierOptions } from "./jwt_verifier.ts";
+import { VerifiedTokens } from "./verified_tokens.ts";
 
 /**
  * Resolves the caller of a request; throws a 401 AppError (AUTH_REQUIRED,
@@ -22,6 +23,8 @@ export interface AuthOptions extends JwtVerifierOptions {
   required?: boolean;
   /** The project's secret API keys (`sb_secret_…`): accepted as the service role. */
   projectSecretKeys?: readonly string[];
+  /** How long a verified token's caller is remembered (never past its `exp`; 0 turns it off). */
+  verifiedTokenTtlMs?: number;
   logger?: Logger;
 }
 
@@ -32,9 +35,11 @@ export function createAuthenticator(
     required = false,
     projectSecretKeys = [],
     logger = SILENT_LOGGER,
+    verifiedTokenTtlMs = 300_000,
     ...jwt
   }: AuthOptions = {},
 ): Authenticate {
+  const verified = new VerifiedTokens({ ttlMs: verifiedTokenTtlMs });
   const keyNamesByDigest = digestKeys(apiKeys);
   const secretKeyDigests = digestKeys(new Map(projectSecretKeys.map((key) => [key, key])));
   const verifier = createJwtVerifier(jwt);
@@ -50,6 +55,15 @@ export function createAuthenticator(
       }
       return ANONYMOUS;
     }
+    const known = verified.get(token);
+    if (known) return known;
+    const caller = await identify(token);
+    verified.set(token, caller);
+    return caller;
+  };
+
+  /** The caller a bearer token stands for; throws for a token that is refused. */
+  async function identify(token: string): Promise<Caller> {
     const digest = await sha256Hex(token);
     const keyName = (await keyNamesByDigest).get(digest);
     if (keyName !== undefined) return { userId: null, owner: `key:${keyName}` };
@@ -93,7 +107,7 @@ export function createAuthenticator(
       return ANONYMOUS;
     }
     return callerFromClaims(await verifier.verify(token), token, required);
-  };
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
  * `deno task bench`: runs the benchmark suites and prints markdown tables.
  * Pass suite names to run only those (e.g. `deno task bench loop`).
  */
+import { authBenchmarks } from "./auth_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   refinement: refinementBenchmarks,
   mcp: () => mcpLoadBenchmark(),
   store: storeBenchmarks,
+  auth: authBenchmarks,
 };
 
 const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);
