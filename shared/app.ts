@@ -250,8 +250,8 @@ async function connectRemoteServers(
 /** A handler built on its first request (so its imports load only when the path is used). */
 function lazyHandler(build: () => Promise<Handler>): Handler {
   let handler: Promise<Handler> | undefined;
-  return async (req) => {
+  return async (req, trace) => {
     handler ??= build();
-    return (await handler)(req);
+    return (await handler)(req, trace);
   };
 }

@@ -78,7 +78,8 @@ export function createMcpHttpHandler(
     }
     describeCall(body, trace);
     const logger = withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner });
-    const server = createMcpServer({ ...deps, logger }, caller);
+    const onOutcome = (code: string) => trace.outcome = code;
+    const server = createMcpServer({ ...deps, logger, onOutcome }, caller);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

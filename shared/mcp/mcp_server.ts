@@ -15,7 +15,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
-import { describeError, JSON_RPC_CODE } from "../errors.ts";
+import { describeError, isAppError, JSON_RPC_CODE } from "../errors.ts";
 import { raceAbort, startDeadline } from "../loop/abort.ts";
 import type { AuditLog, Caller, Logger } from "../ports.ts";
 import { redactKeyShapes } from "../redact.ts";
@@ -32,6 +32,8 @@ export interface McpServerDeps {
   callTimeoutMs: number;
   /** Which tools each caller may list and call (default: all). */
   policy?: ToolPolicy;
+  /** Told how a call that did not succeed ended (for the request's log line). */
+  onOutcome?: (code: string) => void;
 }
 
 /** The server's name and version in `initialize`. */
@@ -130,7 +132,9 @@ export async function callTool(
     message: string,
     code: number = ErrorCode.InvalidParams,
     data?: Record<string, unknown>,
+    outcome = "VALIDATION_FAILED",
   ): never => {
+    deps.onOutcome?.(outcome);
     audit(deps, caller, {
       tool: tool.slice(0, 200),
       input: params.arguments,
@@ -145,6 +149,9 @@ export async function callTool(
     return refuse(
       params.name,
       `Tool "${params.name}" not found; tools/list shows the available tools`,
+      ErrorCode.InvalidParams,
+      undefined,
+      "UNKNOWN_TOOL",
     );
   }
   const policy = deps.policy ?? OPEN_POLICY;
@@ -152,7 +159,7 @@ export async function callTool(
     return refuse(tool.name, policy.refusal(tool.name, { caller }), JSON_RPC_CODE.FORBIDDEN, {
       code: "TOOL_NOT_PERMITTED",
       tool: tool.name,
-    });
+    }, "TOOL_NOT_PERMITTED");
   }
   const parsed = tool.argsSchema.safeParse(params.arguments ?? {});
   if (!parsed.success) {
@@ -179,6 +186,7 @@ export async function callTool(
     return toCallResult(tool, output);
   } catch (error) {
     const message = redactKeyShapes(describeError(error));
+    deps.onOutcome?.(isAppError(error) ? error.code : "TOOL_FAILED");
     audit(deps, caller, {
       tool: tool.name,
       input: parsed.data,

@@ -169,3 +169,25 @@ Deno.test("the console logger redacts configured secrets and key-shaped strings 
   assert.doesNotMatch(lines[0], /sk-abcdefghijklmnop|configured-secret-value|abc\.def\.ghijklmn/);
   assert.equal(JSON.parse(lines[0]).message, "upstream failed");
 });
+
+Deno.test("an MCP request's line names the method, the tool and how the call ended", async () => {
+  const { app, entries } = loggedApp();
+  const call = (name: string, id: string) =>
+    app.fetch(
+      post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } }, {
+        path: "/mcp-loop/mcp",
+        headers: { accept: "application/json, text/event-stream", "x-request-id": id },
+      }),
+    );
+  await (await call("finalize_summary", "mcp-ok")).text();
+  await (await call("no_such_tool", "mcp-unknown")).text();
+  await (await call("flaky", "mcp-failed")).text();
+  const line = (id: string) => entries().find((e) => e.message === "request" && e.requestId === id);
+  assert.deepEqual(
+    [line("mcp-ok")?.outcome, line("mcp-ok")?.rpcMethod, line("mcp-ok")?.tool],
+    ["ok", "tools/call", "finalize_summary"],
+  );
+  assert.equal(line("mcp-unknown")?.outcome, "UNKNOWN_TOOL");
+  assert.equal(line("mcp-failed")?.outcome, "TOOL_FAILED");
+  assert.equal(line("mcp-failed")?.caller, "anonymous");
+});
