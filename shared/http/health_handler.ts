@@ -28,6 +28,8 @@ export interface HealthDeps {
 
 /** Builds the health handler: 200 when everything is ready, else 503 with reasons. */
 export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise<Response> {
+  // Until the database has answered once, a slow check means "starting", not "down".
+  let answeredOnce = false;
   return async () => {
     const started = performance.now();
     let database: HealthCheck;
@@ -37,8 +39,13 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
         timer = setTimeout(() => reject(new Error("timed out")), deps.timeoutMs ?? 2_000);
       });
       await Promise.race([deps.database().then((sql) => sql.query("select 1")), timeout]);
+      answeredOnce = true;
       database = { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
     } catch (error) {
+      if (!answeredOnce && describeError(error) === "timed out") {
+        database = { ok: false, starting: true, error: "the database is still starting" };
+        return respond(deps, database);
+      }
       deps.logger.warn("health check: the database is not reachable", {
         error: describeError(error),
       });
@@ -46,10 +53,14 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
     } finally {
       clearTimeout(timer);
     }
-    const checks = { database, ...(await deps.checks?.()) };
-    const ok = checks.database.ok;
-    return jsonResponse({ ok, ...deps.describe(), checks }, ok ? 200 : 503, {
-      "cache-control": "no-store",
-    });
+    return respond(deps, database);
   };
+}
+
+async function respond(deps: HealthDeps, database: HealthCheck): Promise<Response> {
+  const checks = { database, ...(await deps.checks?.()) };
+  const ok = checks.database.ok;
+  return jsonResponse({ ok, ...deps.describe(), checks }, ok ? 200 : 503, {
+    "cache-control": "no-store",
+  });
 }
