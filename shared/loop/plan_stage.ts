@@ -47,7 +47,8 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
     const steps = checkSteps(shape.plan, {
       registry: input.registry,
       offered,
-      refusal: (tool) => refusal(input, tool),
+      refusal: (tool) =>
+        input.policy.refusal(tool, { caller: input.caller, mode: input.request.mode }),
     });
     return { plan: shape.plan, steps, issues: describeProblems(steps), raw };
   };
@@ -102,12 +103,6 @@ function offeredTools(
     });
   }
   return offered;
-}
-
-/** Why a registered tool may not run here; undefined when it may. */
-function refusal({ policy, caller, request }: PlanStageInput, tool: string): string | undefined {
-  const subject = { caller, mode: request.mode };
-  return policy.permits(tool, subject) ? undefined : policy.refusal(tool, subject);
 }
 
 type Attempt = { plan: unknown } | { feedback: PlanFeedback };

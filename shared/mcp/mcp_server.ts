@@ -155,8 +155,9 @@ export async function callTool(
     );
   }
   const policy = deps.policy ?? OPEN_POLICY;
-  if (!policy.permits(tool.name, { caller })) {
-    return refuse(tool.name, policy.refusal(tool.name, { caller }), JSON_RPC_CODE.FORBIDDEN, {
+  const refusal = policy.refusal(tool.name, { caller });
+  if (refusal !== undefined) {
+    return refuse(tool.name, refusal, JSON_RPC_CODE.FORBIDDEN, {
       code: "TOOL_NOT_PERMITTED",
       tool: tool.name,
     }, "TOOL_NOT_PERMITTED");

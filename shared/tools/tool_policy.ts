@@ -55,19 +55,18 @@ export class ToolPolicy {
 
   /** Whether `subject` may use the tool named `tool`. */
   permits(tool: string, subject: PolicySubject): boolean {
-    const modeRule = subject.mode === undefined ? undefined : this.#modes.get(subject.mode);
-    if (modeRule && !modeRule.test(tool)) return false;
-    const callerRule = this.#callerRule(subject.caller);
-    return !callerRule || callerRule.test(tool);
+    return this.#refusedBy(tool, subject) === undefined;
   }
 
-  /** Why `subject` may not use `tool`, for the trace and for MCP clients. */
-  refusal(tool: string, subject: PolicySubject): string {
-    const modeRule = subject.mode === undefined ? undefined : this.#modes.get(subject.mode);
-    const by = modeRule && !modeRule.test(tool)
-      ? `in mode "${subject.mode}"`
-      : `for caller "${callerRuleName(subject.caller, this.#callers)}"`;
-    return `Tool "${tool}" is not permitted ${by}; the tool policy (MCP_LOOP_TOOL_POLICY) decides which tools each mode and caller may use`;
+  /**
+   * Why `subject` may not use `tool`, for the trace and for MCP clients;
+   * undefined when it may.
+   */
+  refusal(tool: string, subject: PolicySubject): string | undefined {
+    const by = this.#refusedBy(tool, subject);
+    return by === undefined
+      ? undefined
+      : `Tool "${tool}" is not permitted ${by}; the tool policy (MCP_LOOP_TOOL_POLICY) decides which tools each mode and caller may use`;
   }
 
   /** The entries of `tools` that `subject` may use. */
@@ -76,9 +75,13 @@ export class ToolPolicy {
     return tools.filter((tool) => this.permits(tool.name, subject));
   }
 
-  #callerRule(caller: Caller): RegExp | undefined {
-    const name = callerRuleName(caller, this.#callers);
-    return name === undefined ? undefined : this.#callers.get(name);
+  /** The rule that refuses `tool` to `subject` (the mode's first), or undefined. */
+  #refusedBy(tool: string, subject: PolicySubject): string | undefined {
+    const modeRule = subject.mode === undefined ? undefined : this.#modes.get(subject.mode);
+    if (modeRule && !modeRule.test(tool)) return `in mode "${subject.mode}"`;
+    const name = callerRuleName(subject.caller, this.#callers);
+    const callerRule = name === undefined ? undefined : this.#callers.get(name);
+    return callerRule && !callerRule.test(tool) ? `for caller "${name}"` : undefined;
   }
 }
 

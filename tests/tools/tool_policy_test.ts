@@ -41,7 +41,7 @@ Deno.test("the loop applies both the mode's and the caller's rule", () => {
   const anonymousAnalyst = { caller: ANONYMOUS, mode: "analyst" as const };
   assert.equal(policy.permits("finalize_summary", anonymousAnalyst), true);
   assert.equal(policy.permits("get_loop_status", anonymousAnalyst), false);
-  assert.match(policy.refusal("get_loop_status", anonymousAnalyst), /for caller "anonymous"/);
+  assert.match(policy.refusal("get_loop_status", anonymousAnalyst) ?? "", /for caller "anonymous"/);
   assert.equal(policy.permits("get_loop_status", { caller: USER, mode: "analyst" }), true);
 });
 
@@ -64,7 +64,10 @@ Deno.test("a caller's own rule wins over its role's rule", () => {
 Deno.test("refusals name the mode or caller that is refused, and filter keeps permitted tools", () => {
   const policy = new ToolPolicy({ modes: { candidate: ["finalize_summary"] } });
   const subject = { caller: ANONYMOUS, mode: "candidate" as const };
-  assert.match(policy.refusal("get_loop_status", subject), /not permitted in mode "candidate"/);
+  assert.match(
+    policy.refusal("get_loop_status", subject) ?? "",
+    /not permitted in mode "candidate"/,
+  );
   assert.deepEqual(
     policy.filter([{ name: "finalize_summary" }, { name: "get_loop_status" }], subject),
     [{ name: "finalize_summary" }],
