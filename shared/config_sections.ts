@@ -168,29 +168,30 @@ export function readStore(reader: EnvReader): StoreConfig {
 
 /** Every `sb_secret_…` key of the project (`SUPABASE_SECRET_KEYS`, or a new-style service role key). */
 function readProjectSecretKeys(reader: EnvReader): string[] {
-  const keys: string[] = [];
-  const raw = reader.string("SUPABASE_SECRET_KEYS");
-  if (raw) {
-    try {
-      keys.push(...Object.values(JSON.parse(raw) as Record<string, unknown>).map(String));
-    } catch {
-      // readKeySet reports the bad value when the store needs it; here it only adds keys
-    }
-  }
+  // readKeySet reports a bad value when the store needs it; here it only adds keys.
+  const keys = Object.values(parseKeySet(reader.string("SUPABASE_SECRET_KEYS")) ?? {});
   const serviceRole = reader.string("SUPABASE_SERVICE_ROLE_KEY");
-  if (serviceRole?.startsWith("sb_secret_")) keys.push(serviceRole);
-  return keys.filter((key) => key.startsWith("sb_secret_"));
+  if (serviceRole) keys.push(serviceRole);
+  return keys.map(String).filter((key) => key.startsWith("sb_secret_"));
 }
 
 /** The "default" key of a Supabase key set (`{"default":"sb_..."}`). */
 function readKeySet(reader: EnvReader, name: string): string | undefined {
   const raw = reader.string(name);
   if (!raw) return undefined;
+  const keys = parseKeySet(raw);
+  if (keys) return keys.default ?? Object.values(keys)[0];
+  reader.problem(`${name} must be a JSON object of named keys, like {"default":"sb_..."}`);
+  return undefined;
+}
+
+/** A Supabase key set (`{"default":"sb_..."}`), or undefined when absent or not one. */
+function parseKeySet(raw: string | undefined): Record<string, string> | undefined {
+  if (!raw) return undefined;
   try {
-    const keys = JSON.parse(raw) as Record<string, string>;
-    return keys.default ?? Object.values(keys)[0];
+    const keys = JSON.parse(raw);
+    return typeof keys === "object" && keys !== null && !Array.isArray(keys) ? keys : undefined;
   } catch {
-    reader.problem(`${name} must be a JSON object of named keys, like {"default":"sb_..."}`);
     return undefined;
   }
 }

@@ -26,6 +26,8 @@ export interface HealthDeps {
   timeoutMs?: number;
 }
 
+const TIMED_OUT = new Error("timed out");
+
 /** Builds the health handler: 200 when everything is ready, else 503 with reasons. */
 export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise<Response> {
   // Until the database has answered once, a slow check means "starting", not "down".
@@ -36,13 +38,13 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("timed out")), deps.timeoutMs ?? 2_000);
+        timer = setTimeout(() => reject(TIMED_OUT), deps.timeoutMs ?? 2_000);
       });
       await Promise.race([deps.database().then((sql) => sql.query("select 1")), timeout]);
       answeredOnce = true;
       database = { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
     } catch (error) {
-      if (!answeredOnce && describeError(error) === "timed out") {
+      if (!answeredOnce && error === TIMED_OUT) {
         database = { ok: false, starting: true, error: "the database is still starting" };
         return respond(deps, database);
       }
