@@ -13,49 +13,39 @@ import {
   toolsCall,
 } from "./load_harness.ts";
 
+type Row = { name: string; result: LoadResult; note?: string };
+
+const CHEAP_CALL = toolsCall("finalize_summary", {});
+
 /** Runs the MCP load benchmark and returns its markdown table. */
 export async function mcpLoadBenchmark({ seconds = 8 } = {}): Promise<string> {
-  const rows: { name: string; result: LoadResult; note?: string }[] = [];
   const bare = await startBareEndpoint();
+  let floor: LoadResult;
   try {
-    await autocannon(bare.base, {
-      connections: 16,
-      seconds: 2,
-      headers: MCP_HEADERS,
-      body: toolsCall("x", {}),
-    });
-    rows.push({
-      name: "bare Deno.serve JSON endpoint, 16 connections",
-      result: await autocannon(bare.base, {
-        connections: 16,
-        seconds,
-        headers: MCP_HEADERS,
-        body: toolsCall("x", {}),
-      }),
-    });
+    floor = await drive(bare.base, toolsCall("x", {}), { seconds, warmupSeconds: 2 });
   } finally {
     await bare.close();
   }
-  const floor = rows[0].result.perSecond;
+  const rows: Row[] = [{ name: "bare Deno.serve JSON endpoint, 16 connections", result: floor }];
+  const ofBare = (name: string, result: LoadResult): Row => ({
+    name,
+    result,
+    note: `${(result.perSecond / floor.perSecond * 100).toFixed(1)}% of bare`,
+  });
   const server = await startFunction();
   try {
     const url = `${server.base}/mcp-loop/mcp`;
-    const cheap = toolsCall("finalize_summary", {});
-    await autocannon(url, { connections: 16, seconds: 3, headers: MCP_HEADERS, body: cheap }); // warm-up
     for (const connections of [16, 1]) {
-      const result = await autocannon(url, {
+      const result = await drive(url, CHEAP_CALL, {
         connections,
         seconds,
-        headers: MCP_HEADERS,
-        body: cheap,
+        warmupSeconds: connections === 16 ? 3 : 0,
       });
-      rows.push({
-        name: `tools/call finalize_summary (no database read), ${connections} connection${
-          connections > 1 ? "s" : ""
-        }`,
+      const plural = connections > 1 ? "s" : "";
+      rows.push(ofBare(
+        `tools/call finalize_summary (no database read), ${connections} connection${plural}`,
         result,
-        note: `${(result.perSecond / floor * 100).toFixed(1)}% of bare`,
-      });
+      ));
     }
     const created = await fetch(url, {
       method: "POST",
@@ -64,44 +54,38 @@ export async function mcpLoadBenchmark({ seconds = 8 } = {}): Promise<string> {
     });
     const id = (await created.json()).result.structuredContent.id;
     const status = toolsCall("get_loop_status", { loop_id: id });
-    await autocannon(url, { connections: 16, seconds: 2, headers: MCP_HEADERS, body: status });
-    const result = await autocannon(url, {
-      connections: 16,
-      seconds,
-      headers: MCP_HEADERS,
-      body: status,
-    });
-    rows.push({
-      name: "tools/call get_loop_status (one PGlite read), 16 connections",
-      result,
-      note: `${(result.perSecond / floor * 100).toFixed(1)}% of bare`,
-    });
+    rows.push(ofBare(
+      "tools/call get_loop_status (one PGlite read), 16 connections",
+      await drive(url, status, { seconds, warmupSeconds: 2 }),
+    ));
   } finally {
     await server.close();
   }
-  rows.push(await withRequestLogging(floor, seconds));
+  // The cheap call again with the default log level: one JSON request line per call (to /dev/null).
+  const logging = await startFunction({ MCP_LOOP_LOG_LEVEL: "info" });
+  try {
+    rows.push(ofBare(
+      "tools/call finalize_summary, 16 connections, info-level request log lines",
+      await drive(`${logging.base}/mcp-loop/mcp`, CHEAP_CALL, { seconds, warmupSeconds: 2 }),
+    ));
+  } finally {
+    await logging.close();
+  }
   return formatLoadTable(rows);
 }
 
-/** The cheap call again with the default log level: one JSON request line per call (to /dev/null). */
-async function withRequestLogging(floor: number, seconds: number) {
-  const server = await startFunction({ MCP_LOOP_LOG_LEVEL: "info" });
-  try {
-    const url = `${server.base}/mcp-loop/mcp`;
-    const cheap = toolsCall("finalize_summary", {});
-    await autocannon(url, { connections: 16, seconds: 2, headers: MCP_HEADERS, body: cheap });
-    const result = await autocannon(url, {
-      connections: 16,
-      seconds,
-      headers: MCP_HEADERS,
-      body: cheap,
-    });
-    return {
-      name: "tools/call finalize_summary, 16 connections, info-level request log lines",
-      result,
-      note: `${(result.perSecond / floor * 100).toFixed(1)}% of bare`,
-    };
-  } finally {
-    await server.close();
+/** Warms up for `warmupSeconds` (when above 0), then measures for `seconds`. */
+async function drive(
+  url: string,
+  body: string,
+  { connections = 16, seconds, warmupSeconds }: {
+    connections?: number;
+    seconds: number;
+    warmupSeconds: number;
+  },
+): Promise<LoadResult> {
+  if (warmupSeconds > 0) {
+    await autocannon(url, { connections, seconds: warmupSeconds, headers: MCP_HEADERS, body });
   }
+  return await autocannon(url, { connections, seconds, headers: MCP_HEADERS, body });
 }
