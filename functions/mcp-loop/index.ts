@@ -2,8 +2,8 @@
  * The `mcp-loop` edge function: read the configuration, build the app, serve
  * it. All logic lives in `shared/`.
  */
-import { createApp } from "../../shared/app.ts";
-import { loadConfigOrExit } from "../../shared/config.ts";
+import { createApp } from "../../shared/app/app.ts";
+import { loadConfigOrExit } from "../../shared/config/config.ts";
 
 const config = loadConfigOrExit();
 const app = createApp(config);

@@ -3,11 +3,11 @@
  * transport for desktop clients. Configured by the same environment variables.
  * Logs go to stderr: stdout carries only the protocol.
  */
-import { createApp } from "../../shared/app.ts";
-import { configSecrets, loadConfigOrExit } from "../../shared/config.ts";
-import { createConsoleLogger, WRITE_TO_STDERR } from "../../shared/console_logger.ts";
+import { createApp } from "../../shared/app/app.ts";
+import { configSecrets, loadConfigOrExit } from "../../shared/config/config.ts";
+import { createConsoleLogger, WRITE_TO_STDERR } from "../../shared/log/console_logger.ts";
 import { serveStdio } from "../../shared/mcp/stdio.ts";
-import { createRedactor } from "../../shared/redact.ts";
+import { createRedactor } from "../../shared/log/redact.ts";
 
 const config = loadConfigOrExit();
 const logger = createConsoleLogger({

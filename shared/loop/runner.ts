@@ -5,7 +5,7 @@
  */
 import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
 import { AppError, describeError } from "../errors.ts";
-import { withLogFields } from "../log_fields.ts";
+import { withLogFields } from "../log/log_fields.ts";
 import {
   ANONYMOUS,
   type Caller,

@@ -12,7 +12,7 @@ import { AppError, JSON_RPC_CODE, toAppError } from "../errors.ts";
 import { readJsonBody } from "../http/json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json_depth.ts";
 import { type RequestTrace, startTrace } from "../http/request_trace.ts";
-import { withLogFields } from "../log_fields.ts";
+import { withLogFields } from "../log/log_fields.ts";
 import type { Logger } from "../ports.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";

@@ -18,7 +18,7 @@ import { createJsonSchemaValidator } from "./json_schema_validator.ts";
 import { describeError, isAppError, JSON_RPC_CODE } from "../errors.ts";
 import { raceAbort, startDeadline } from "../loop/abort.ts";
 import type { AuditLog, Caller, Logger } from "../ports.ts";
-import { redactKeyShapes } from "../redact.ts";
+import { redactKeyShapes } from "../log/redact.ts";
 import { loggableToolName } from "../tools/tool.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";

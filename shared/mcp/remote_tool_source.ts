@@ -11,10 +11,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
 import { z } from "zod";
-import type { RemoteServerConfig } from "../config.ts";
+import type { RemoteServerConfig } from "../config/mcp_config.ts";
 import { describeError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
-import { redactKeyShapes } from "../redact.ts";
+import { redactKeyShapes } from "../log/redact.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { SERVER_INFO } from "./mcp_server.ts";

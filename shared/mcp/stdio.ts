@@ -4,7 +4,7 @@
  * go to stderr; stdout carries only the protocol.
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { App } from "../app.ts";
+import type { App } from "../app/app.ts";
 import { ANONYMOUS } from "../ports.ts";
 import { createMcpServer } from "./mcp_server.ts";
 

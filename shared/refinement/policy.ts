@@ -5,7 +5,7 @@
  * stagnate, else refine (and one more iteration).
  */
 import type { LoopState, LoopType } from "../ports.ts";
-import { LoopStateError, LoopValidationError } from "./errors.ts";
+import { LoopStateError, LoopValidationError } from "../errors.ts";
 
 /** The loop types, in the specification's order. */
 export const LOOP_TYPES: readonly LoopType[] = ["plan", "spec", "build_plan", "build_code"];

@@ -5,7 +5,7 @@
  * committed; `flush` waits for everything queued. On Supabase's edge runtime
  * pending writes are kept alive past the response with `EdgeRuntime.waitUntil`.
  */
-import { keepAlive } from "../background.ts";
+import { keepAlive } from "./keep_alive.ts";
 import type { AuditEvent, AuditLog, Caller, Sql } from "../ports.ts";
 import { asCaller } from "./as_caller.ts";
 import { eventToJson } from "./sql_conversation_store.ts";

@@ -5,7 +5,7 @@
  * update also bumps `version`.
  */
 import type { Caller, LoopState, LoopType, RefinementStore, Sql } from "../ports.ts";
-import { LoopAlreadyExistsError, LoopNotFoundError } from "../refinement/errors.ts";
+import { LoopAlreadyExistsError, LoopNotFoundError } from "../errors.ts";
 import { asCaller } from "./as_caller.ts";
 import { toIso } from "./sql_values.ts";
 

@@ -4,7 +4,7 @@
  * on loopback (the real fetch, no network beyond 127.0.0.1).
  */
 import assert from "node:assert/strict";
-import type { App } from "../../shared/app.ts";
+import type { App } from "../../shared/app/app.ts";
 import { post, testApp, validBody } from "../support/test_app.ts";
 import {
   es256Key,

@@ -5,8 +5,8 @@
  * from separate processes, and prints a markdown table with throughput,
  * latency, errors and resident memory before and after.
  */
-import { createApp } from "../../shared/app.ts";
-import { loadConfig } from "../../shared/config.ts";
+import { createApp } from "../../shared/app/app.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";

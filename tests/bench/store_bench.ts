@@ -9,8 +9,8 @@
  * minute) and cached as a dump in `.data/bench-10k.tar`.
  */
 import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
-import { createApp } from "../../shared/app.ts";
-import { loadConfig } from "../../shared/config.ts";
+import { createApp } from "../../shared/app/app.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";

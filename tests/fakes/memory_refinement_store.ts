@@ -4,7 +4,7 @@
  * runs the shared refinement store suite too, so it cannot drift.
  */
 import type { Caller, LoopState, LoopType, RefinementStore } from "../../shared/ports.ts";
-import { LoopAlreadyExistsError, LoopNotFoundError } from "../../shared/refinement/errors.ts";
+import { LoopAlreadyExistsError, LoopNotFoundError } from "../../shared/errors.ts";
 import { randomLoopId } from "../../shared/store/sql_refinement_store.ts";
 
 /** The fake. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../../shared/config.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import { post, testApp, validBody } from "../support/test_app.ts";
 
 /** The preflight supabase-js's `functions.invoke` triggers from a browser. */

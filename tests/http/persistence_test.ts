@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createApp } from "../../shared/app.ts";
-import { loadConfig } from "../../shared/config.ts";
+import { createApp } from "../../shared/app/app.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import { FaultySql } from "../fakes/faulty_sql.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { sharedPglite } from "../support/pglite.ts";

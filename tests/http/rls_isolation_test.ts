@@ -4,8 +4,8 @@
  * Two signed-in users on the same session id never see each other's data.
  */
 import assert from "node:assert/strict";
-import { type App, createApp } from "../../shared/app.ts";
-import { loadConfig } from "../../shared/config.ts";
+import { type App, createApp } from "../../shared/app/app.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { sharedPglite } from "../support/pglite.ts";
 import { post, validBody } from "../support/test_app.ts";

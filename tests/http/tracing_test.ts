@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { createConsoleLogger } from "../../shared/console_logger.ts";
-import { createRedactor } from "../../shared/redact.ts";
+import { createConsoleLogger } from "../../shared/log/console_logger.ts";
+import { createRedactor } from "../../shared/log/redact.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
 import { post, testApp, validBody } from "../support/test_app.ts";

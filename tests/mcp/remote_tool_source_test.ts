@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { App } from "../../shared/app.ts";
+import type { App } from "../../shared/app/app.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
 import { RemoteMcpFixture } from "../fakes/remote_mcp_fixture.ts";
 import { inMemoryClient, mcpApp } from "../support/mcp_fixture.ts";

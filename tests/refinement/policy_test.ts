@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { LoopState } from "../../shared/ports.ts";
-import { LoopStateError, LoopValidationError } from "../../shared/refinement/errors.ts";
+import { LoopStateError, LoopValidationError } from "../../shared/errors.ts";
 import {
   assertLoopType,
   assertScore,

@@ -1,7 +1,7 @@
 /** The refinement store's behaviour, run against the fake and the SQL store on PGlite. */
 import assert from "node:assert/strict";
 import type { Caller, RefinementStore } from "../../shared/ports.ts";
-import { LoopAlreadyExistsError, LoopNotFoundError } from "../../shared/refinement/errors.ts";
+import { LoopAlreadyExistsError, LoopNotFoundError } from "../../shared/errors.ts";
 import { decide } from "../../shared/refinement/policy.ts";
 
 /** Makes a store; `newId` replaces the id generator. */

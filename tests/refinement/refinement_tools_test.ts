@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { createApp } from "../../shared/app.ts";
-import { loadConfig } from "../../shared/config.ts";
+import { createApp } from "../../shared/app/app.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import type { Caller, RefinementStore } from "../../shared/ports.ts";
-import { LoopNotFoundError, LoopStateError } from "../../shared/refinement/errors.ts";
+import { LoopNotFoundError, LoopStateError } from "../../shared/errors.ts";
 import {
   createRefinementTools,
   type LoopOutput,

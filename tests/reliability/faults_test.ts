@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import type { App } from "../../shared/app.ts";
+import type { App } from "../../shared/app/app.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { FakeOpenAiServer } from "../fakes/fake_openai_server.ts";
 import { FaultySql } from "../fakes/faulty_sql.ts";

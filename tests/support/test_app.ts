@@ -1,6 +1,6 @@
 /** An app for HTTP tests: real handlers and loop, fake store and database, no network. */
-import { type AppOverrides, createApp } from "../../shared/app.ts";
-import { loadConfig } from "../../shared/config.ts";
+import { type AppOverrides, createApp } from "../../shared/app/app.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../../shared/config.ts";
+import { loadConfig } from "../../shared/config/config.ts";
 import { ANONYMOUS, type Caller } from "../../shared/ports.ts";
 import { ToolPolicy } from "../../shared/tools/tool_policy.ts";
 

@@ -4,7 +4,7 @@
  */
 import OpenAI from "openai";
 import { AppError } from "../../errors.ts";
-import { redactKeyShapes } from "../../redact.ts";
+import { redactKeyShapes } from "../../log/redact.ts";
 
 /** The error for a failed model call; `what` names the call ("embed", "plan"). */
 export function modelError(error: unknown, { what, model, baseUrl }: {

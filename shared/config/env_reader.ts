@@ -2,7 +2,7 @@
  * Typed reads of environment variables (from a plain object: only config.ts
  * touches Deno.env), collecting every problem so start-up reports them all.
  */
-import { AppError } from "./errors.ts";
+import { AppError } from "../errors.ts";
 
 /** Environment variables as a plain object. */
 export type Env = Record<string, string | undefined>;

@@ -1,5 +1,5 @@
 /** A logger that adds the same fields (a request id, a caller) to every entry. */
-import type { Logger } from "./ports.ts";
+import type { Logger } from "../ports.ts";
 
 /** `logger` with `fields` added to each entry (an entry's own fields win). Cheap to build per request. */
 export function withLogFields(logger: Logger, fields: Record<string, unknown>): Logger {

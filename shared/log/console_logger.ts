@@ -5,9 +5,12 @@
  * severity. Every line passes through a redactor first, so a key or token that
  * slipped into an error message never reaches the log.
  */
-import type { LogLevel } from "./config.ts";
-import type { Logger } from "./ports.ts";
+
+import type { Logger } from "../ports.ts";
 import { redactKeyShapes } from "./redact.ts";
+
+/** Log verbosity (`MCP_LOOP_LOG_LEVEL`). */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
 /** A level that entries are written at. */
 export type EntryLevel = Exclude<LogLevel, "silent">;

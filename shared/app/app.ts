@@ -4,14 +4,14 @@
  * a path does not need (PGlite, the OpenAI SDK, the MCP SDK) is imported on
  * first use.
  */
-import { type Authenticate, createAuthenticator } from "./auth/authenticator.ts";
-import { type Config, configSecrets } from "./config.ts";
-import { createRedactor } from "./redact.ts";
-import { createConsoleLogger } from "./console_logger.ts";
-import { createHealthHandler } from "./http/health_handler.ts";
-import { createLoopHandler } from "./http/loop_handler.ts";
-import { createRouter, type Handler } from "./http/router.ts";
-import { McpLoopRunner } from "./loop/runner.ts";
+import { type Authenticate, createAuthenticator } from "../auth/authenticator.ts";
+import { type Config, configSecrets } from "../config/config.ts";
+import { createRedactor } from "../log/redact.ts";
+import { createConsoleLogger } from "../log/console_logger.ts";
+import { createHealthHandler } from "../http/health_handler.ts";
+import { createLoopHandler } from "../http/loop_handler.ts";
+import { createRouter, type Handler } from "../http/router.ts";
+import { McpLoopRunner } from "../loop/runner.ts";
 import type {
   AuditLog,
   ConversationStore,
@@ -20,20 +20,20 @@ import type {
   Planner,
   RefinementStore,
   Sql,
-} from "./ports.ts";
-import { createRefinementTools } from "./refinement/refinement_tools.ts";
-import { type LazySql, lazySql } from "./store/lazy_sql.ts";
-import { SqlAuditLog } from "./store/sql_audit_log.ts";
-import { SqlRefinementStore } from "./store/sql_refinement_store.ts";
-import { createFinalizeSummaryTool } from "./tools/finalize_summary.ts";
-import { createModelSummarizer } from "./tools/model_summary.ts";
-import type { ToolDefinition } from "./tools/tool.ts";
-import { ToolPolicy } from "./tools/tool_policy.ts";
-import { ToolRegistry } from "./tools/tool_registry.ts";
-import { createModels, type Models } from "./app_models.ts";
-import { createConversationStore, openDatabase } from "./app_storage.ts";
-import type { McpServerDeps } from "./mcp/mcp_server.ts";
-import type { RemoteToolSource } from "./mcp/remote_tool_source.ts";
+} from "../ports.ts";
+import { createRefinementTools } from "../refinement/refinement_tools.ts";
+import { type LazySql, lazySql } from "../store/lazy_sql.ts";
+import { SqlAuditLog } from "../store/sql_audit_log.ts";
+import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
+import { createFinalizeSummaryTool } from "../tools/finalize_summary.ts";
+import { createModelSummarizer } from "../tools/model_summary.ts";
+import type { ToolDefinition } from "../tools/tool.ts";
+import { ToolPolicy } from "../tools/tool_policy.ts";
+import { ToolRegistry } from "../tools/tool_registry.ts";
+import { createModels, type Models } from "./models.ts";
+import { createConversationStore, openDatabase } from "./storage.ts";
+import type { McpServerDeps } from "../mcp/mcp_server.ts";
+import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
 
 /** Replacements for the adapters the configuration would choose (tests, embedding). */
 export interface AppOverrides {
@@ -180,7 +180,7 @@ function buildRouter(
         })),
     }),
     mcp: lazyHandler(async () => {
-      const { createMcpHttpHandler } = await import("./mcp/mcp_http_handler.ts");
+      const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
       return createMcpHttpHandler({
         ...mcp,
         authenticate,
@@ -229,7 +229,7 @@ async function connectRemoteServers(
   logger: Logger,
 ): Promise<RemoteToolSource[]> {
   if (config.mcp.remoteServers.length === 0) return [];
-  const { RemoteToolSource } = await import("./mcp/remote_tool_source.ts");
+  const { RemoteToolSource } = await import("../mcp/remote_tool_source.ts");
   return config.mcp.remoteServers.map((server) => {
     const source = new RemoteToolSource({
       config: server,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../shared/config.ts";
-import { isAppError } from "../shared/errors.ts";
+import { loadConfig } from "../../shared/config/config.ts";
+import { isAppError } from "../../shared/errors.ts";
 
 Deno.test("with nothing set the defaults are PGlite on disk, port 8000 and a 10 s deadline", () => {
   const config = loadConfig({});

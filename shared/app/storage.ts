@@ -3,22 +3,22 @@
  * chooses the conversation store. supabase-js is loaded only by deployments
  * that store conversations through Supabase's API.
  */
-import type { Config } from "./config.ts";
-import { describeError } from "./errors.ts";
-import type { ConversationStore, Logger, Sql } from "./ports.ts";
-import { applyMigrations } from "./store/migrations.ts";
-import { SqlConversationStore } from "./store/sql_conversation_store.ts";
+import type { Config } from "../config/config.ts";
+import { describeError } from "../errors.ts";
+import type { ConversationStore, Logger, Sql } from "../ports.ts";
+import { applyMigrations } from "../store/migrations.ts";
+import { SqlConversationStore } from "../store/sql_conversation_store.ts";
 
 /** Opens the database and applies the migrations when configured to. */
 export async function openDatabase(config: Config, logger: Logger): Promise<Sql> {
   const started = performance.now();
   let sql: Sql;
   if (config.database.kind === "postgres") {
-    const { PostgresSql } = await import("./adapters/postgres/postgres_sql.ts");
+    const { PostgresSql } = await import("../adapters/postgres/postgres_sql.ts");
     sql = new PostgresSql({ url: config.database.url });
   } else {
     // In a worker thread, so SQL never blocks the thread that serves requests.
-    const { PgliteWorkerSql } = await import("./adapters/pglite/pglite_worker_sql.ts");
+    const { PgliteWorkerSql } = await import("../adapters/pglite/pglite_worker_sql.ts");
     sql = await PgliteWorkerSql.open({ dataDir: config.database.dataDir });
   }
   try {
@@ -47,7 +47,7 @@ export function createConversationStore(config: Config, sql: Sql): ConversationS
   if (storeConfig.kind === "sql") return new SqlConversationStore(sql, memory);
   let loading: Promise<ConversationStore> | undefined;
   const load = () =>
-    loading ??= import("./adapters/supabase/supabase_conversation_store.ts").then(
+    loading ??= import("../adapters/supabase/supabase_conversation_store.ts").then(
       ({ SupabaseConversationStore }) => new SupabaseConversationStore({ ...storeConfig, memory }),
     );
   return {

@@ -3,12 +3,12 @@
  * OpenAI SDK is imported on first use, so paths that need no model (health,
  * MCP) and offline set-ups never load it.
  */
-import type { ModelConfig } from "./config.ts";
-import { HashingEmbedder } from "./adapters/hashing/hashing_embedder.ts";
-import { GteSmallEmbedder } from "./adapters/supabase/gte_small_embedder.ts";
-import { ChatPlanner } from "./planner/chat_planner.ts";
-import { HeuristicPlanner } from "./planner/heuristic_planner.ts";
-import type { ChatModel, Embedder, Planner } from "./ports.ts";
+import type { ModelConfig } from "../config/model_config.ts";
+import { HashingEmbedder } from "../adapters/hashing/hashing_embedder.ts";
+import { GteSmallEmbedder } from "../adapters/supabase/gte_small_embedder.ts";
+import { ChatPlanner } from "../planner/chat_planner.ts";
+import { HeuristicPlanner } from "../planner/heuristic_planner.ts";
+import type { ChatModel, Embedder, Planner } from "../ports.ts";
 
 /** The models of an app. */
 export interface Models {
@@ -26,7 +26,7 @@ export function createModels(config: ModelConfig): Models {
     ? {
       model: config.chat.model,
       complete: async (request) => {
-        const { OpenAiChatModel } = await import("./adapters/openai/openai_chat_model.ts");
+        const { OpenAiChatModel } = await import("../adapters/openai/openai_chat_model.ts");
         chat ??= new OpenAiChatModel(await client(), config.chat);
         return chat.complete(request);
       },
@@ -50,7 +50,7 @@ function createEmbedder(
     model: config.embeddingModel,
     dimensions: config.embeddingDimensions ?? 1536,
     embed: async (texts, options) => {
-      const { OpenAiEmbedder } = await import("./adapters/openai/openai_embedder.ts");
+      const { OpenAiEmbedder } = await import("../adapters/openai/openai_embedder.ts");
       embedder ??= new OpenAiEmbedder(await client(), {
         model: config.embeddingModel,
         dimensions: config.embeddingDimensions,
@@ -65,7 +65,7 @@ function lazyOpenAi(
 ): () => Promise<import("openai").default> {
   let client: Promise<import("openai").default> | undefined;
   return () =>
-    client ??= import("./adapters/openai/openai_client.ts").then(({ createOpenAiClient }) =>
+    client ??= import("../adapters/openai/openai_client.ts").then(({ createOpenAiClient }) =>
       createOpenAiClient(options)
     );
 }

@@ -1,0 +1,96 @@
+/**
+ * Configuration from environment variables: the only module that reads them.
+ * Every setting is checked at start-up; a bad value stops start-up with a
+ * message naming the variable. Each section is read by its own module.
+ */
+import type { LogLevel } from "../log/console_logger.ts";
+import type { LoopOptions } from "../loop/runner.ts";
+import type { LoopType } from "../ports.ts";
+import type { LoopSettings } from "../refinement/policy.ts";
+import type { MemoryOptions } from "../store/sql_conversation_store.ts";
+import type { ToolPolicyRules } from "../tools/tool_policy.ts";
+import { type AuthConfig, readAuth } from "./auth_config.ts";
+import { type Env, EnvReader } from "./env_reader.ts";
+import { type HttpConfig, readHttp } from "./http_config.ts";
+import { readLoop, readMemory, readRefinement, readToolPolicy } from "./loop_config.ts";
+import { type McpConfig, readMcp } from "./mcp_config.ts";
+import { type ModelConfig, readModels } from "./model_config.ts";
+import { type DatabaseConfig, readDatabase, readStore, type StoreConfig } from "./store_config.ts";
+
+/** The whole configuration. */
+export interface Config {
+  port: number;
+  database: DatabaseConfig;
+  /** Apply `supabase/migrations/` at start-up. */
+  migrate: boolean;
+  /** Where conversations go: SQL on `database` (default) or Supabase's API as the caller. */
+  store: StoreConfig;
+  loop: LoopOptions;
+  memory: MemoryOptions;
+  http: HttpConfig;
+  auth: AuthConfig;
+  models: ModelConfig;
+  /** Quality threshold and iteration limit per refinement loop type. */
+  refinement: Record<LoopType, LoopSettings>;
+  mcp: McpConfig;
+  /** Which tools each request mode and each caller may use (`MCP_LOOP_TOOL_POLICY`). */
+  toolPolicy: ToolPolicyRules;
+  logLevel: LogLevel;
+}
+
+/**
+ * The configuration of this process's environment; prints the problems and
+ * exits when it is invalid (for entry points).
+ */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig(Deno.env.toObject());
+  } catch (error) {
+    console.error((error as Error).message);
+    Deno.exit(1);
+  }
+}
+
+/** Reads and checks the configuration; throws CONFIG_INVALID listing every bad variable. */
+export function loadConfig(env: Env): Config {
+  const reader = new EnvReader(env);
+  const database = readDatabase(reader);
+  const config: Config = {
+    port: reader.int("PORT", { fallback: 8000, min: 0, max: 65_535 }),
+    database,
+    migrate: reader.bool("MCP_LOOP_MIGRATE", {
+      // Supabase applies migrations with `supabase db push`; elsewhere we apply them.
+      fallback: !(database.kind === "postgres" && database.source === "SUPABASE_DB_URL"),
+    }),
+    store: readStore(reader),
+    loop: readLoop(reader),
+    memory: readMemory(reader),
+    http: readHttp(reader),
+    auth: readAuth(reader),
+    models: readModels(reader),
+    refinement: readRefinement(reader),
+    mcp: readMcp(reader),
+    toolPolicy: readToolPolicy(reader),
+    logLevel: reader.oneOf(
+      "MCP_LOOP_LOG_LEVEL",
+      ["debug", "info", "warn", "error", "silent"],
+      "info",
+    ),
+  };
+  reader.throwIfInvalid();
+  return config;
+}
+
+/** Every secret value in the configuration, so logs can redact them. */
+export function configSecrets(config: Config): string[] {
+  const { store, auth, models, mcp } = config;
+  return [
+    models.openai?.apiKey,
+    auth.jwtSecret,
+    ...auth.apiKeys.values(),
+    ...auth.projectSecretKeys,
+    store.kind === "supabase" ? store.secretKey : undefined,
+    ...mcp.remoteServers.flatMap((server) => Object.values(server.headers)),
+    config.database.kind === "postgres" ? config.database.url : undefined,
+  ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
+}

@@ -1,0 +1,50 @@
+/** The HTTP surface: body size limit and the origins browsers may call from. */
+import type { EnvReader } from "./env_reader.ts";
+import { hasSupabaseSettings } from "./supabase_settings.ts";
+
+/** HTTP settings. */
+export interface HttpConfig {
+  maxBodyBytes: number;
+  corsOrigins: "*" | string[];
+}
+
+/** `MCP_LOOP_MAX_BODY_BYTES` and `MCP_LOOP_CORS_ORIGINS`. */
+export function readHttp(reader: EnvReader): HttpConfig {
+  return {
+    maxBodyBytes: reader.int("MCP_LOOP_MAX_BODY_BYTES", {
+      fallback: 1_048_576,
+      min: 1_024,
+      max: 16_777_216,
+    }),
+    corsOrigins: readOrigins(reader),
+  };
+}
+
+/**
+ * MCP_LOOP_CORS_ORIGINS: "*" or a comma-separated list of origins. Unset, it
+ * is "*" locally (the local Supabase stack included) and empty (no
+ * cross-origin browser calls) once deployed Supabase settings are present.
+ */
+function readOrigins(reader: EnvReader): "*" | string[] {
+  const raw = reader.string("MCP_LOOP_CORS_ORIGINS");
+  // `supabase functions serve` sets SUPABASE_URL to the local stack: still local.
+  const local = /^https?:\/\/(kong|localhost|127\.0\.0\.1|host\.docker\.internal)(:\d+)?\/?$/
+    .test(reader.string("SUPABASE_URL") ?? "");
+  if (raw === undefined) return hasSupabaseSettings(reader) && !local ? [] : "*";
+  const entries = raw.split(",").map((origin) => origin.trim()).filter(Boolean);
+  if (entries.includes("*")) return "*";
+  return entries.flatMap((entry) => {
+    try {
+      const url = new URL(entry);
+      if (/^https?:$/.test(url.protocol) && url.pathname === "/" && !url.search) {
+        return [url.origin];
+      }
+    } catch {
+      // reported below
+    }
+    reader.problem(
+      `MCP_LOOP_CORS_ORIGINS: "${entry}" is not an origin; use scheme://host[:port], like https://app.example.com`,
+    );
+    return [];
+  });
+}

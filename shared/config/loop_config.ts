@@ -1,0 +1,108 @@
+/**
+ * The loop's own settings: deadlines and executor rules, conversation memory,
+ * refinement-loop thresholds and the tool policy.
+ */
+import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "../loop/runner.ts";
+import type { LoopType } from "../ports.ts";
+import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "../refinement/policy.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../store/sql_conversation_store.ts";
+import { ToolPolicyRules } from "../tools/tool_policy.ts";
+import type { EnvReader } from "./env_reader.ts";
+
+/** Deadlines and the executor rules (`MCP_LOOP_DEADLINE_MS`, ...). */
+export function readLoop(reader: EnvReader): LoopOptions {
+  return {
+    deadlineMs: reader.int("MCP_LOOP_DEADLINE_MS", {
+      fallback: DEFAULT_LOOP_OPTIONS.deadlineMs,
+      min: 100,
+      max: 600_000,
+    }),
+    stepTimeoutMs: reader.int("MCP_LOOP_STEP_TIMEOUT_MS", {
+      fallback: DEFAULT_LOOP_OPTIONS.stepTimeoutMs,
+      min: 10,
+      max: 600_000,
+    }),
+    unknownTool: reader.oneOf(
+      "MCP_LOOP_UNKNOWN_TOOL",
+      ["skip", "fail"],
+      DEFAULT_LOOP_OPTIONS.unknownTool,
+    ),
+    invalidArgs: reader.oneOf(
+      "MCP_LOOP_INVALID_ARGS",
+      ["fail", "skip"],
+      DEFAULT_LOOP_OPTIONS.invalidArgs,
+    ),
+  };
+}
+
+/** How much conversation memory a turn loads. */
+export function readMemory(reader: EnvReader): MemoryOptions {
+  return {
+    recentLimit: reader.int("MCP_LOOP_RECENT_LIMIT", {
+      fallback: DEFAULT_MEMORY_OPTIONS.recentLimit,
+      min: 0,
+      max: 100,
+    }),
+    matchCount: reader.int("MCP_LOOP_MATCH_COUNT", {
+      fallback: DEFAULT_MEMORY_OPTIONS.matchCount,
+      min: 0,
+      max: 50,
+    }),
+    matchThreshold: reader.number("MCP_LOOP_MATCH_THRESHOLD", {
+      fallback: DEFAULT_MEMORY_OPTIONS.matchThreshold,
+      min: -1,
+      max: 1,
+    }),
+    scope: reader.oneOf(
+      "MCP_LOOP_MEMORY_SCOPE",
+      ["session", "user"],
+      DEFAULT_MEMORY_OPTIONS.scope,
+    ),
+  };
+}
+
+/** FSDD_LOOP_<TYPE>_THRESHOLD (1–100) and FSDD_LOOP_<TYPE>_MAX_ITERATIONS (1–20), as in the specification. */
+export function readRefinement(reader: EnvReader): Record<LoopType, LoopSettings> {
+  const entries = LOOP_TYPES.map((type) => {
+    const prefix = `FSDD_LOOP_${type.toUpperCase()}`;
+    const defaults = DEFAULT_LOOP_SETTINGS[type];
+    return [type, {
+      threshold: reader.int(`${prefix}_THRESHOLD`, {
+        fallback: defaults.threshold,
+        min: 1,
+        max: 100,
+      }),
+      maxIterations: reader.int(`${prefix}_MAX_ITERATIONS`, {
+        fallback: defaults.maxIterations,
+        min: 1,
+        max: 20,
+      }),
+    }] as const;
+  });
+  return Object.fromEntries(entries) as Record<LoopType, LoopSettings>;
+}
+
+/** MCP_LOOP_TOOL_POLICY: `{"modes":{"<mode>":["tool", "prefix*"]},"callers":{"key:<name>":[...]}}`. */
+export function readToolPolicy(reader: EnvReader): ToolPolicyRules {
+  const raw = reader.string("MCP_LOOP_TOOL_POLICY");
+  if (!raw) return { modes: {}, callers: {} };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    reader.problem(
+      'MCP_LOOP_TOOL_POLICY must be JSON like {"modes":{"candidate":["finalize_summary"]},"callers":{"anonymous":["finalize_summary"]}}',
+    );
+    return { modes: {}, callers: {} };
+  }
+  const parsed = ToolPolicyRules.safeParse(json);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues.slice(0, 5)) {
+    // A bad record key carries its reason one level down.
+    const message = issue.code === "invalid_key" ? issue.issues[0]?.message : issue.message;
+    reader.problem(
+      `MCP_LOOP_TOOL_POLICY: ${issue.path.join(".") || "(root)"}: ${message ?? issue.message}`,
+    );
+  }
+  return { modes: {}, callers: {} };
+}

@@ -1,0 +1,89 @@
+/** The MCP endpoint's allow-lists and the remote MCP servers used as tool sources. */
+import type { EnvReader } from "./env_reader.ts";
+
+/** The MCP endpoint and the remote MCP servers used as tool sources. */
+export interface McpConfig {
+  /** Host names requests may be addressed to; "*" turns the DNS-rebinding check off. */
+  allowedHosts: "*" | string[];
+  /** Origins allowed besides those on an allowed host. */
+  allowedOrigins: string[];
+  remoteServers: RemoteServerConfig[];
+  /** First retry delay for a remote server that is down (doubling up to a minute). */
+  remoteRetryMs: number;
+}
+
+/** One remote MCP server whose tools are registered as `<name>__<tool>`. */
+export interface RemoteServerConfig {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** The MCP endpoint's allow-lists and the remote MCP servers. */
+export function readMcp(reader: EnvReader): McpConfig {
+  const list = (name: string) =>
+    (reader.string(name) ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const hosts = list("MCP_LOOP_ALLOWED_HOSTS");
+  const supabaseHost = hostOf(reader.string("SUPABASE_URL"));
+  const allowedHosts = hosts.includes("*") ? "*" as const : [
+    ...new Set([
+      "localhost",
+      "127.0.0.1",
+      "::1",
+      ...(supabaseHost ? [supabaseHost] : []),
+      ...hosts,
+    ]),
+  ];
+  return {
+    allowedHosts,
+    allowedOrigins: list("MCP_LOOP_ALLOWED_ORIGINS"),
+    remoteServers: readRemoteServers(reader),
+    remoteRetryMs: reader.int("MCP_LOOP_REMOTE_RETRY_MS", {
+      fallback: 1_000,
+      min: 10,
+      max: 600_000,
+    }),
+  };
+}
+
+function readRemoteServers(reader: EnvReader): RemoteServerConfig[] {
+  const raw = reader.string("MCP_LOOP_REMOTE_SERVERS");
+  if (!raw) return [];
+  const problem = (why: string) => {
+    reader.problem(
+      `MCP_LOOP_REMOTE_SERVERS ${why}; expected JSON like [{"name":"everything","url":"http://host/mcp","headers":{}}]`,
+    );
+    return [];
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return problem("is not valid JSON");
+  }
+  if (!Array.isArray(parsed)) return problem("must be a JSON array");
+  const servers: RemoteServerConfig[] = [];
+  for (const [index, entry] of parsed.entries()) {
+    const { name, url, headers = {} } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,30}$/.test(name)) {
+      return problem(`[${index}].name must be 1-30 letters, digits, "_" or "-"`);
+    }
+    if (typeof url !== "string" || !/^https?:\/\//.test(url) || !URL.canParse(url)) {
+      return problem(`[${index}].url must be an http(s) URL`);
+    }
+    if (
+      typeof headers !== "object" || headers === null ||
+      Object.values(headers).some((v) => typeof v !== "string")
+    ) {
+      return problem(`[${index}].headers must be an object of strings`);
+    }
+    if (servers.some((s) => s.name === name)) return problem(`names server "${name}" twice`);
+    servers.push({ name, url, headers: headers as Record<string, string> });
+  }
+  return servers;
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (!url || !URL.canParse(url)) return undefined;
+  return new URL(url).hostname;
+}
