@@ -16,6 +16,8 @@ export const LIMITS = {
   maxPlanSteps: 5,
   /** Most entries in `availableTools` or `plannerRecommendations`. */
   maxListEntries: 100,
+  /** Most rounds (plan, then execute) one request may take. */
+  maxRounds: 5,
 } as const;
 
 /** The four request modes the loop knows. */
@@ -62,6 +64,11 @@ export const PlannedAction = z.object({
 /** A planned step. */
 export type PlannedAction = z.infer<typeof PlannedAction>;
 
+/** A plan step as the response reports it: the round it was planned in. */
+export const PlanEntry = PlannedAction.extend({ round: z.int().min(1) });
+/** A reported plan step. */
+export type PlanEntry = z.infer<typeof PlanEntry>;
+
 /** The trace entry of one executed (or skipped) step. */
 export const ActionResult = z.object({
   tool: z.string(),
@@ -72,6 +79,8 @@ export const ActionResult = z.object({
   /** Why a step failed, as a stable code (UNKNOWN_TOOL, TOOL_NOT_PERMITTED, ...). */
   code: z.string().optional(),
   durationMs: z.number(),
+  /** The round the step ran in (1 for a one-round run). */
+  round: z.int().min(1).optional(),
 });
 /** A trace entry. */
 export type ActionResult = z.infer<typeof ActionResult>;
@@ -91,6 +100,20 @@ const sessionId = z.string()
     error: `sessionId is longer than ${LIMITS.maxSessionIdChars} characters`,
   });
 
+/** The refinement loop types (seed 000). */
+export const LoopTypeName = z.enum(["plan", "spec", "build_plan", "build_code"]);
+
+/** Quality-driven refinement of a request: the loop to score each round against. */
+export const RefinementRequest = z.object({
+  loopType: LoopTypeName,
+  /** Continue this loop of the caller's (8 lowercase hex characters) instead of starting one. */
+  loopId: z.string().regex(/^[0-9a-f]{8}$/, {
+    error: "refinement.loopId is the 8 lowercase hex characters of an existing loop",
+  }).optional(),
+}).strict();
+/** A refinement request. */
+export type RefinementRequest = z.infer<typeof RefinementRequest>;
+
 /** The body of `POST /mcp-loop`. */
 export const MCPRequest = z.object({
   mode: Mode,
@@ -104,6 +127,12 @@ export const MCPRequest = z.object({
   plannerRecommendations: z.array(z.unknown()).max(LIMITS.maxListEntries)
     .optional(),
   availableTools: z.array(ToolMetadata).max(LIMITS.maxListEntries).optional(),
+  /** Most rounds for this request (1 is a one-shot plan; default MCP_LOOP_MAX_ROUNDS). */
+  maxRounds: z.int({ error: `maxRounds must be an integer from 1 to ${LIMITS.maxRounds}` })
+    .min(1, { error: `maxRounds must be an integer from 1 to ${LIMITS.maxRounds}` })
+    .max(LIMITS.maxRounds, { error: `maxRounds must be an integer from 1 to ${LIMITS.maxRounds}` })
+    .optional(),
+  refinement: RefinementRequest.optional(),
 }).strict().superRefine((request, ctx) => {
   for (const key of RESERVED_CONTEXT_KEYS) {
     if (request.context?.[key] !== undefined) {
@@ -118,15 +147,62 @@ export const MCPRequest = z.object({
 /** A validated loop request. */
 export type MCPRequest = z.infer<typeof MCPRequest>;
 
-/** The successful response of `POST /mcp-loop`. */
+/** Why a run stopped. */
+export const StopReason = z.enum([
+  "finalized",
+  "empty_plan",
+  "max_rounds",
+  "refinement_completed",
+  "refinement_user_input",
+  "deadline",
+  "planner_failed",
+]);
+/** Why a run stopped. */
+export type StopReason = z.infer<typeof StopReason>;
+
+/** Model use of one run, summed over planner, scorer and summary calls. */
+export const Usage = z.object({
+  modelCalls: z.int(),
+  promptTokens: z.int(),
+  completionTokens: z.int(),
+});
+/** Model use of one run. */
+export type Usage = z.infer<typeof Usage>;
+
+/** A refinement loop as the refinement tools return it. */
+export const LoopOutput = z.object({
+  id: z.string(),
+  status: z.enum(["initialized", "in_progress", "refine", "completed", "user_input"]),
+  loop_type: LoopTypeName,
+  current_score: z.number().nullable(),
+  score_history: z.array(z.number()),
+  iteration: z.number(),
+  threshold: z.number(),
+  max_iterations: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A refinement loop's output shape. */
+export type LoopOutput = z.infer<typeof LoopOutput>;
+
+/**
+ * The successful response of `POST /mcp-loop`: the seed's fields (a one-round
+ * run reads exactly as before), plus how the run went over its rounds.
+ */
 export const MCPResponse = z.object({
   success: z.literal(true),
   data: z.object({
     context: z.record(z.string(), z.unknown()),
     intermediateResults: z.array(ActionResult),
-    plan: z.array(PlannedAction),
+    plan: z.array(PlannedAction.extend({ round: z.int().min(1).optional() })),
     semanticMatches: z.array(z.unknown()).optional(),
     summaryMessage: z.string().optional(),
+    /** How many rounds ran. */
+    rounds: z.int().optional(),
+    stopReason: StopReason.optional(),
+    usage: Usage.optional(),
+    /** The refinement loop after the run, when the request asked for refinement. */
+    refinement: LoopOutput.optional(),
   }),
 });
 /** A loop response. */

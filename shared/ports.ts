@@ -2,7 +2,13 @@
  * The ports: small role-named interfaces the loop depends on. Adapters in
  * `shared/adapters/<tech>/` implement them; `shared/app.ts` chooses which.
  */
-import type { ChatRole, MCPRequest, PlannedAction, ToolMetadata } from "./contracts.ts";
+import type {
+  ActionResult,
+  ChatRole,
+  MCPRequest,
+  PlannedAction,
+  ToolMetadata,
+} from "./contracts.ts";
 
 /** Turns texts into vectors of a fixed dimension. */
 export interface Embedder {
@@ -30,10 +36,27 @@ export interface ChatCompletionRequest {
   signal?: AbortSignal;
 }
 
+/** Tokens one model call used, when the server reports them. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** A chat model's answer. */
+export interface ChatCompletion {
+  text: string;
+  usage?: TokenUsage;
+}
+
 /** A chat model that answers with text. */
 export interface ChatModel {
   readonly model: string;
-  complete(request: ChatCompletionRequest): Promise<{ text: string }>;
+  complete(request: ChatCompletionRequest): Promise<ChatCompletion>;
+}
+
+/** Counts the model calls of one run (planner, scorer, summary) and their tokens. */
+export interface UsageMeter {
+  add(tokens?: TokenUsage): void;
 }
 
 /** Who is calling: decides which rows a request may see and write. */
@@ -55,6 +78,15 @@ export const ANONYMOUS: Caller = Object.freeze({ userId: null, owner: "anonymous
 export interface PlannerTool extends ToolMetadata {
   /** The remote MCP server it comes from: its description is that server's text, not ours. */
   remote?: string;
+  /** JSON Schema of the tool's output, when it declares one (what a step reference can reach). */
+  outputSchema?: Record<string, unknown>;
+}
+
+/** The score of the previous round of a refinement run, for the planner to improve on. */
+export interface RoundFeedback {
+  score: number;
+  threshold: number;
+  feedback: string;
 }
 
 /** What a planner gets to plan with. */
@@ -65,6 +97,16 @@ export interface PlanInput {
   /** The tools it may choose from, already restricted by the tool policy and `availableTools`. */
   tools: PlannerTool[];
   signal: AbortSignal;
+  /** Which round this plan is for (1 for the first). */
+  round?: number;
+  /** The most rounds this run may take. */
+  maxRounds?: number;
+  /** The steps of the earlier rounds; step `n` is `results[n]`, which references name. */
+  results?: readonly ActionResult[];
+  /** The previous round's score, in a refinement run. */
+  feedback?: RoundFeedback;
+  /** Where model calls are counted. */
+  usage?: UsageMeter;
 }
 
 /** What went wrong with a plan, sent back to a planner that can repair. */
@@ -80,6 +122,31 @@ export interface Planner {
   plan(input: PlanInput): Promise<PlannedAction[]>;
   /** One more attempt after the plan failed its check (chat planners implement it). */
   repair?(input: PlanInput, feedback: PlanFeedback): Promise<PlannedAction[]>;
+}
+
+/** What a scorer judges: one round's outcome against the user's request. */
+export interface ScoreInput {
+  request: MCPRequest;
+  round: number;
+  /** This round's steps. */
+  results: readonly ActionResult[];
+  /** The reply written so far (the last `finalize_summary` output), if any. */
+  summaryMessage?: string;
+  /** The loop's quality threshold, 1–100. */
+  threshold: number;
+  signal: AbortSignal;
+  usage?: UsageMeter;
+}
+
+/** A round's score (integer 0–100) and what would raise it. */
+export interface RoundScore {
+  score: number;
+  feedback: string;
+}
+
+/** Scores a round of a refinement run. */
+export interface Scorer {
+  score(input: ScoreInput): Promise<RoundScore>;
 }
 
 /** A stored chat message as the loop sees it. */

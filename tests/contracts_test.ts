@@ -42,6 +42,27 @@ Deno.test("MCPRequest rejects missing or empty sessionId, no messages and unknow
   }
 });
 
+Deno.test("MCPRequest takes maxRounds 1–5 and a refinement of one of the four loop types", () => {
+  const parsed = MCPRequest.parse({
+    ...valid,
+    maxRounds: 2,
+    refinement: { loopType: "build_code", loopId: "0a1b2c3d" },
+  });
+  assert.equal(parsed.maxRounds, 2);
+  assert.deepEqual(parsed.refinement, { loopType: "build_code", loopId: "0a1b2c3d" });
+  for (
+    const bad of [
+      { maxRounds: 0 },
+      { maxRounds: 1.5 },
+      { refinement: { loopType: "code" } },
+      { refinement: {} },
+      { refinement: { loopType: "spec", loopId: "ABCDEF12" } },
+    ]
+  ) {
+    assert.equal(MCPRequest.safeParse({ ...valid, ...bad }).success, false, JSON.stringify(bad));
+  }
+});
+
 Deno.test("MCPRequest refuses context keys the loop sets itself", () => {
   const result = MCPRequest.safeParse({ ...valid, context: { sessionId: "other" } });
   assert.equal(result.success, false);

@@ -19,8 +19,11 @@ import type {
   Logger,
   Planner,
   RefinementStore,
+  Scorer,
   Sql,
 } from "../ports.ts";
+import { ChatScorer } from "../refinement/chat_scorer.ts";
+import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
 import { createRefinementTools } from "../refinement/refinement_tools.ts";
 import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
@@ -42,6 +45,8 @@ export interface AppOverrides {
   planner?: Planner;
   store?: ConversationStore;
   refinementStore?: RefinementStore;
+  /** Scores refinement rounds (default: the chat model's reviewer, else the offline heuristic). */
+  scorer?: Scorer;
   audit?: AuditLog;
   logger?: Logger;
   /** Extra tools, registered after the built-in ones. */
@@ -73,7 +78,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   );
   const models = createModels(config.models);
   const audit = overrides.audit ?? new SqlAuditLog(sql);
-  const registry = buildRegistry(config, models, overrides, { sql, logger });
+  const refinementStore = overrides.refinementStore ?? new SqlRefinementStore(sql);
+  const registry = buildRegistry(config, models, overrides, { refinementStore, logger });
   const policy = new ToolPolicy(config.toolPolicy);
   const runner = new McpLoopRunner({
     registry,
@@ -83,6 +89,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger,
     options: config.loop,
     policy,
+    refinement: {
+      store: refinementStore,
+      settings: config.refinement,
+      scorer: overrides.scorer ??
+        (models.chatModel ? new ChatScorer(models.chatModel, { logger }) : new HeuristicScorer()),
+    },
   });
   const mcp: McpServerDeps = {
     registry,
@@ -132,15 +144,16 @@ function buildRegistry(
   config: Config,
   models: Models,
   overrides: AppOverrides,
-  { sql, logger }: { sql: Sql; logger: Logger },
+  { refinementStore, logger }: { refinementStore: RefinementStore; logger: Logger },
 ): ToolRegistry {
   const registry = new ToolRegistry();
   const summarize = models.chatModel
     ? createModelSummarizer(models.chatModel, { logger })
     : undefined;
   registry.register(createFinalizeSummaryTool({ summarize }));
-  const store = overrides.refinementStore ?? new SqlRefinementStore(sql);
-  for (const tool of createRefinementTools({ store, settings: config.refinement })) {
+  for (
+    const tool of createRefinementTools({ store: refinementStore, settings: config.refinement })
+  ) {
     registry.register(tool);
   }
   for (const tool of overrides.tools ?? []) registry.register(tool);

@@ -2,6 +2,7 @@
  * The loop's own settings: deadlines and executor rules, conversation memory,
  * refinement-loop thresholds and the tool policy.
  */
+import { LIMITS } from "../contracts.ts";
 import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "../loop/runner.ts";
 import type { LoopType } from "../ports.ts";
 import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "../refinement/policy.ts";
@@ -32,6 +33,11 @@ export function readLoop(reader: EnvReader): LoopOptions {
       ["fail", "skip"],
       DEFAULT_LOOP_OPTIONS.invalidArgs,
     ),
+    maxRounds: reader.int("MCP_LOOP_MAX_ROUNDS", {
+      fallback: DEFAULT_LOOP_OPTIONS.maxRounds,
+      min: 1,
+      max: LIMITS.maxRounds,
+    }),
   };
 }
 

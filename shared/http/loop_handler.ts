@@ -50,6 +50,7 @@ export function createLoopHandler(
               caller,
               requestId,
               stageTimings,
+              roundTimings: trace.rounds,
               signal: req.signal,
               onEvent: (event: LoopEvent) => emit(event.type, event),
             }).then(present),
@@ -67,6 +68,7 @@ export function createLoopHandler(
         caller,
         requestId,
         stageTimings,
+        roundTimings: trace.rounds,
         signal: req.signal,
       });
       trace.outcome = "ok";
@@ -105,7 +107,9 @@ export function parseLoopRequest(body: unknown): MCPRequest {
     throw new AppError(
       "VALIDATION_FAILED",
       `The request is invalid: ${first.path || "(body)"}: ${first.message}` +
-        (issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""),
+        (issues.length > 1
+          ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? "s" : ""})`
+          : ""),
       { details: { issues: issues.slice(0, 20) } },
     );
   }

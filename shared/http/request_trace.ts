@@ -13,6 +13,8 @@ export interface RequestTrace {
   caller?: string;
   /** Milliseconds spent in each loop stage. */
   readonly stages: Record<string, number>;
+  /** Milliseconds per round of a loop run (`{round, plan, execute, score?}`). */
+  readonly rounds: { round: number; plan: number; execute: number; score?: number }[];
   /** `ok`, or the error code the request ended with. */
   outcome?: string;
   /** Extra ids and names worth logging (the JSON-RPC method, the tool). */
@@ -42,6 +44,7 @@ export function startTrace(
   const trace: RequestTrace = {
     id: sent && SANE_ID.test(sent) ? sent : newId(),
     stages: {},
+    rounds: [],
     fields: {},
     hold: () => {
       held = true;
@@ -58,6 +61,7 @@ export function startTrace(
         caller: trace.caller ?? "unauthenticated",
         outcome: trace.outcome ?? (status < 400 ? "ok" : `http_${status}`),
         ...(Object.keys(trace.stages).length > 0 ? { stages: trace.stages } : {}),
+        ...(trace.rounds.length > 0 ? { rounds: trace.rounds } : {}),
         ...trace.fields,
       });
     },

@@ -1,27 +1,39 @@
 /**
- * Runs a checked plan in order. A failing step is a value in the trace, not an
- * exception: later steps still run. Every step has a timeout, and once the
- * request's deadline passes the remaining steps are recorded as not run.
+ * Runs a checked plan. A failing step is a value in the trace, not an
+ * exception: later steps still run. Consecutive read-only steps
+ * (`readOnlyHint: true`) that do not reference each other run at the same time
+ * (at most {@link MAX_PARALLEL}); everything else runs in order, and results
+ * keep plan order. Every step has a timeout, and once the request's deadline
+ * passes the remaining steps are recorded as not run.
  */
 import type { ActionResult, MCPRequest } from "../contracts.ts";
 import { describeError, errorKind } from "../errors.ts";
+import type { Caller, Logger, UsageMeter } from "../ports.ts";
 import { loggableToolName } from "../tools/tool.ts";
-import type { Caller, Logger } from "../ports.ts";
 import { raceAbort, startDeadline, TimeoutReason } from "./abort.ts";
 import type { LoopEvent } from "./events.ts";
-import type { CheckedStep } from "./plan_check.ts";
+import { type CheckedStep, describeIssues, parseArgs } from "./plan_check.ts";
+import { findReferences, parsePointer, resolveReferences } from "./references.ts";
+
+/** Most steps run at the same time. */
+export const MAX_PARALLEL = 4;
 
 /** The codes a failed step is recorded with. */
 export type StepErrorCode =
   | "UNKNOWN_TOOL"
   | "TOOL_NOT_PERMITTED"
   | "TOOL_ARGS_INVALID"
+  | "DEPENDENCY_FAILED"
   | "TOOL_FAILED"
   | "DEADLINE_EXCEEDED";
 
 /** What {@link executePlan} needs. */
 export interface ExecuteInput {
   steps: readonly CheckedStep[];
+  /** The round these steps belong to. */
+  round: number;
+  /** The steps of earlier rounds (references reach them by position). */
+  earlier: readonly ActionResult[];
   /** The loop context; each successful step's output is stored under its tool name. */
   context: Record<string, unknown>;
   request: MCPRequest;
@@ -31,61 +43,119 @@ export interface ExecuteInput {
   stepTimeoutMs: number;
   logger: Logger;
   onEvent: (event: LoopEvent) => void;
+  usage?: UsageMeter;
 }
 
-/** Executes the steps and returns the trace, one entry per step. */
+/** Executes the steps and returns their trace entries, in plan order. */
 export async function executePlan(input: ExecuteInput): Promise<ActionResult[]> {
   const results: ActionResult[] = [];
-  for (const step of input.steps) {
-    input.onEvent({ type: "step_start", index: step.index, tool: step.action.tool });
-    const result = await runStep(step, input, results);
-    results.push(result);
-    if (result.success) input.context[result.tool] = result.output;
-    input.onEvent({ type: "step_end", index: step.index, result });
+  for (const batch of batches(input.steps)) {
+    const all = [...input.earlier, ...results];
+    for (const step of batch) {
+      input.onEvent({
+        type: "step_start",
+        index: step.position,
+        round: input.round,
+        tool: step.action.tool,
+      });
+    }
+    const done = await Promise.all(batch.map(async (step) => {
+      const result = { ...(await runStep(step, input, all)), round: input.round };
+      input.onEvent({ type: "step_end", index: step.position, round: input.round, result });
+      return result;
+    }));
+    for (const result of done) {
+      results.push(result);
+      if (result.success) input.context[result.tool] = result.output;
+    }
   }
   return results;
+}
+
+/**
+ * The steps in groups that run together: a group is one step, or consecutive
+ * read-only steps (at most {@link MAX_PARALLEL}) none of which references another.
+ */
+export function batches(steps: readonly CheckedStep[]): CheckedStep[][] {
+  const groups: CheckedStep[][] = [];
+  let current: CheckedStep[] = [];
+  for (const step of steps) {
+    const parallel = isReadOnly(step) && current.length < MAX_PARALLEL &&
+      current.every(isReadOnly) && !referencesAny(step, current);
+    if (!parallel && current.length > 0) {
+      groups.push(current);
+      current = [];
+    }
+    current.push(step);
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+function isReadOnly(step: CheckedStep): boolean {
+  return (step.status === "ok" || step.status === "deferred") &&
+    step.tool.annotations?.readOnlyHint === true;
+}
+
+function referencesAny(step: CheckedStep, group: readonly CheckedStep[]): boolean {
+  const positions = new Set(group.map((s) => s.position));
+  return findReferences(step.action.args).some(({ pointer }) => {
+    const parsed = parsePointer(pointer);
+    return typeof parsed !== "string" && positions.has(parsed.step);
+  });
 }
 
 async function runStep(
   step: CheckedStep,
   input: ExecuteInput,
   earlier: readonly ActionResult[],
-): Promise<ActionResult> {
-  const { tool: name, args } = step.action;
-  const failed = (code: StepErrorCode, error: string, durationMs = 0): ActionResult => ({
+): Promise<Omit<ActionResult, "round">> {
+  const { tool: name, args: planned } = step.action;
+  const failed = (code: StepErrorCode, error: string, args: unknown = planned) => ({
     tool: name,
     input: args,
     output: null,
     success: false,
     error,
     code,
-    durationMs,
+    durationMs: 0,
   });
-  if (step.status === "unknown_tool") {
-    input.logger.warn("plan names an unknown tool; step skipped", {
-      tool: loggableToolName(name),
-      index: step.index,
-    });
-    return failed("UNKNOWN_TOOL", `unknown tool "${name}"`);
+  switch (step.status) {
+    case "unknown_tool":
+      input.logger.warn("plan names an unknown tool; step skipped", {
+        tool: loggableToolName(name),
+        index: step.position,
+      });
+      return failed("UNKNOWN_TOOL", `unknown tool "${name}"`);
+    case "not_permitted":
+      input.logger.warn("plan names a tool the policy does not permit; step refused", {
+        tool: loggableToolName(name),
+        index: step.position,
+        mode: input.request.mode,
+      });
+      return failed("TOOL_NOT_PERMITTED", step.reason);
+    case "invalid_args":
+      return failed("TOOL_ARGS_INVALID", `invalid args: ${describeIssues(step.issues)}`);
   }
-  if (step.status === "not_permitted") {
-    input.logger.warn("plan names a tool the policy does not permit; step refused", {
-      tool: loggableToolName(name),
-      index: step.index,
-      mode: input.request.mode,
-    });
-    return failed("TOOL_NOT_PERMITTED", step.reason);
-  }
-  if (step.status === "invalid_args") {
-    const detail = step.issues.map((issue) =>
-      `${issue.path.join(".") || "(args)"}: ${issue.message}`
-    );
-    return failed("TOOL_ARGS_INVALID", `invalid args: ${detail.join("; ")}`);
+  let args = step.status === "ok" ? step.args : undefined;
+  if (step.status === "deferred") {
+    const resolved = resolveReferences(planned, earlier);
+    if (!resolved.ok) return failed(resolved.code, resolved.error);
+    const parsed = parseArgs(step.tool, resolved.args);
+    if (!parsed.ok) {
+      return failed(
+        "TOOL_ARGS_INVALID",
+        `invalid args once references were resolved: ${describeIssues(parsed.issues)}`,
+        resolved.args,
+      );
+    }
+    args = parsed.args;
   }
   if (input.signal.aborted) {
     return failed(
       "DEADLINE_EXCEEDED",
       `not run: ${describeError(input.signal.reason)} before this step started`,
+      args,
     );
   }
   const timeout = startDeadline(input.stepTimeoutMs, {
@@ -97,19 +167,20 @@ async function runStep(
     const output = await raceAbort(
       Promise.resolve().then(() =>
         step.tool.run({
-          args: step.args,
+          args,
           context: input.context,
           results: earlier,
           signal: timeout.signal,
           caller: input.caller,
           request: input.request,
+          usage: input.usage,
         })
       ),
       timeout.signal,
     );
     return {
       tool: name,
-      input: step.args,
+      input: args,
       output: output ?? null,
       success: true,
       durationMs: elapsed(started),
@@ -118,7 +189,7 @@ async function runStep(
     // The message stays in the trace and the audit row: it may quote the user or the tool's data.
     input.logger.warn("tool failed", { tool: name, error: errorKind(error) });
     const code = error instanceof TimeoutReason ? "DEADLINE_EXCEEDED" : "TOOL_FAILED";
-    return { ...failed(code, describeError(error), elapsed(started)), input: step.args };
+    return { ...failed(code, describeError(error), args), durationMs: elapsed(started) };
   } finally {
     timeout.clear();
   }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { LIMITS, PlannedAction } from "../contracts.ts";
 import { AppError } from "../errors.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
+import { findReferences, referenceProblems } from "./references.ts";
 
 /** One issue with a step's args, as Zod reports it. */
 export interface ArgIssue {
@@ -14,12 +15,20 @@ export interface ArgIssue {
   code: string;
 }
 
-/** A step after the check. */
+/**
+ * A step after the check. `index` is its place in this plan, `position` its
+ * place in the run (the `n` of `/steps/<n>`). A step whose args hold step
+ * references is "deferred": its args are checked once they are resolved.
+ */
 export type CheckedStep =
-  | { index: number; action: PlannedAction; status: "ok"; tool: RegisteredTool; args: unknown }
-  | { index: number; action: PlannedAction; status: "unknown_tool" }
-  | { index: number; action: PlannedAction; status: "not_permitted"; reason: string }
-  | { index: number; action: PlannedAction; status: "invalid_args"; issues: ArgIssue[] };
+  & { index: number; position: number; action: PlannedAction }
+  & (
+    | { status: "ok"; tool: RegisteredTool; args: unknown }
+    | { status: "deferred"; tool: RegisteredTool }
+    | { status: "unknown_tool" }
+    | { status: "not_permitted"; reason: string }
+    | { status: "invalid_args"; issues: ArgIssue[] }
+  );
 
 const PlanShape = z.array(PlannedAction).max(LIMITS.maxPlanSteps, {
   error: `a plan has at most ${LIMITS.maxPlanSteps} steps`,
@@ -36,33 +45,62 @@ export function parsePlanShape(
 
 /**
  * Checks each step's tool id (registered, permitted by the tool policy, and
- * offered to this request) and parses its args with the tool's schema.
+ * offered to this request), its step references (well formed, to an earlier
+ * step) and, for a step without references, parses its args with the tool's
+ * schema. `offset` is the run position of the plan's first step.
  */
 export function checkSteps(
   plan: readonly PlannedAction[],
-  { registry, offered, refusal = () => undefined }: {
+  { registry, offered, refusal = () => undefined, offset = 0 }: {
     registry: ToolRegistry;
     offered: ReadonlySet<string>;
     /** Why the policy refuses a registered tool; undefined when it permits it. */
     refusal?: (tool: string) => string | undefined;
+    offset?: number;
   },
 ): CheckedStep[] {
   return plan.map((action, index) => {
+    const at = { index, position: offset + index, action };
     const reason = registry.get(action.tool) ? refusal(action.tool) : undefined;
-    if (reason !== undefined) return { index, action, status: "not_permitted", reason };
+    if (reason !== undefined) return { ...at, status: "not_permitted", reason };
     const tool = offered.has(action.tool) ? registry.get(action.tool) : undefined;
-    if (!tool) return { index, action, status: "unknown_tool" };
-    const parsed = tool.argsSchema.safeParse(action.args);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map(({ path, message, code }) => ({
-        path: path.map((key) => typeof key === "symbol" ? String(key) : key),
+    if (!tool) return { ...at, status: "unknown_tool" };
+    const references = findReferences(action.args);
+    if (references.length > 0) {
+      const problems = referenceProblems(references, at.position);
+      if (problems.length === 0) return { ...at, status: "deferred", tool };
+      const issues = problems.map(([path, message]) => ({
+        path: [...path, "$ref"],
         message,
-        code,
+        code: "invalid_reference",
       }));
-      return { index, action, status: "invalid_args", issues };
+      return { ...at, status: "invalid_args", issues };
     }
-    return { index, action, status: "ok", tool, args: parsed.data };
+    const parsed = parseArgs(tool, action.args);
+    return parsed.ok
+      ? { ...at, status: "ok", tool, args: parsed.args }
+      : { ...at, status: "invalid_args", issues: parsed.issues };
   });
+}
+
+/** Parses args with the tool's schema (defaults and transforms applied). */
+export function parseArgs(
+  tool: RegisteredTool,
+  args: unknown,
+): { ok: true; args: unknown } | { ok: false; issues: ArgIssue[] } {
+  const parsed = tool.argsSchema.safeParse(args);
+  if (parsed.success) return { ok: true, args: parsed.data };
+  const issues = parsed.error.issues.map(({ path, message, code }) => ({
+    path: path.map((key) => typeof key === "symbol" ? String(key) : key),
+    message,
+    code,
+  }));
+  return { ok: false, issues };
+}
+
+/** Issues as one line: `loop_id: Invalid input; x: too small`. */
+export function describeIssues(issues: readonly ArgIssue[]): string {
+  return issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ");
 }
 
 /** Problems of a checked plan as lines a model can act on; empty when all is well. */
@@ -122,7 +160,7 @@ export function enforceRules(
     throw new AppError(
       "TOOL_ARGS_INVALID",
       `Args for tool "${first.action.tool}" (step ${first.index}) do not match its schema: ${
-        first.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ")
+        describeIssues(first.issues)
       }; nothing was executed`,
       {
         details: {

@@ -2,9 +2,18 @@
  * Stage 2 of the loop: ask the planner for a plan and check all of it. A
  * planner that can repair gets one more round with the exact problems.
  */
-import type { MCPRequest, PlannedAction } from "../contracts.ts";
+import type { ActionResult, MCPRequest, PlannedAction } from "../contracts.ts";
 import { AppError, isAppError } from "../errors.ts";
-import type { Caller, Logger, PlanFeedback, Planner, PlannerTool } from "../ports.ts";
+import type {
+  Caller,
+  Logger,
+  PlanFeedback,
+  PlanInput,
+  Planner,
+  PlannerTool,
+  RoundFeedback,
+  UsageMeter,
+} from "../ports.ts";
 import { truncateRaw } from "../planner/plan_parser.ts";
 import { loggableToolName } from "../tools/tool.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
@@ -32,13 +41,32 @@ export interface PlanStageInput {
   /** Which tools this mode and caller may use; the planner sees only those. */
   policy: ToolPolicy;
   caller: Caller;
+  /** The round being planned (1 for the first) and the most rounds the run may take. */
+  round?: number;
+  maxRounds?: number;
+  /** The steps of earlier rounds: the plan's first step is step `results.length`. */
+  results?: readonly ActionResult[];
+  /** The previous round's score, in a refinement run. */
+  feedback?: RoundFeedback;
+  usage?: UsageMeter;
 }
 
 /** Runs the plan stage. */
 export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
   const tools = offeredTools(input);
   const offered = new Set(tools.map((tool) => tool.name));
-  const planInput = { request: input.request, context: input.context, tools, signal: input.signal };
+  const results = input.results ?? [];
+  const planInput: PlanInput = {
+    request: input.request,
+    context: input.context,
+    tools,
+    signal: input.signal,
+    round: input.round ?? 1,
+    maxRounds: input.maxRounds ?? 1,
+    results,
+    feedback: input.feedback,
+    usage: input.usage,
+  };
   const check = (attempt: Attempt): Checked => {
     if ("feedback" in attempt) return { ...attempt.feedback };
     const raw = JSON.stringify(attempt.plan);
@@ -49,6 +77,7 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
       offered,
       refusal: (tool) =>
         input.policy.refusal(tool, { caller: input.caller, mode: input.request.mode }),
+      offset: results.length,
     });
     return { plan: shape.plan, steps, issues: describeProblems(steps), raw };
   };

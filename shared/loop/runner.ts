@@ -1,7 +1,7 @@
 /**
- * The MCP loop: context → plan → execute → finalize, with the executor rules
- * of DESIGN.md. `McpLoopRunner` holds the dependencies; `runMcpLoop` is the
- * one-call form.
+ * The MCP loop: context → rounds of plan → execute (→ score) → finalize, with
+ * the executor rules of DESIGN.md. `McpLoopRunner` holds the dependencies;
+ * `runMcpLoop` is the one-call form.
  */
 import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
 import { AppError, describeError } from "../errors.ts";
@@ -14,16 +14,18 @@ import {
   type Logger,
   type Planner,
   SILENT_LOGGER,
+  type StoredMessage,
 } from "../ports.ts";
+import { toOutput as toLoopOutput } from "../refinement/refinement_tools.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { startDeadline } from "./abort.ts";
-import { loadLoopContext } from "./context_stage.ts";
+import { type LoadedContext, loadLoopContext } from "./context_stage.ts";
 import { storeTurn, summaryOf } from "./finalize_stage.ts";
 import type { LoopEvent, LoopEventListener } from "./events.ts";
-import { executePlan } from "./executor.ts";
-import { enforceRules } from "./plan_check.ts";
-import { planStage } from "./plan_stage.ts";
+import { openRefinementLoop, type RefinementDeps } from "./refinement_stage.ts";
+import { type RoundTiming, runRounds } from "./rounds.ts";
+import { UsageTotals } from "./usage.ts";
 
 /** Tunables of the loop. */
 export interface LoopOptions {
@@ -35,6 +37,8 @@ export interface LoopOptions {
   unknownTool: "skip" | "fail";
   /** What invalid args do: fail the request before anything runs (default) or skip the step. */
   invalidArgs: "fail" | "skip";
+  /** Most rounds per request unless the request says (default 3; 1 is a one-shot plan). */
+  maxRounds: number;
 }
 
 /** The defaults of {@link LoopOptions}. */
@@ -43,6 +47,7 @@ export const DEFAULT_LOOP_OPTIONS: Readonly<LoopOptions> = Object.freeze({
   stepTimeoutMs: 8_000,
   unknownTool: "skip",
   invalidArgs: "fail",
+  maxRounds: 3,
 });
 
 /** What the loop depends on. */
@@ -55,6 +60,8 @@ export interface LoopDeps {
   options?: Partial<LoopOptions>;
   /** Which tools each mode and caller may use (default: every tool for everyone). */
   policy?: ToolPolicy;
+  /** Refinement loops and their scorer, for requests with `refinement` (see refinement_stage.ts). */
+  refinement?: RefinementDeps;
 }
 
 /** Per-run options. */
@@ -67,8 +74,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Correlates audit rows with logs. */
   requestId?: string;
-  /** Filled with the milliseconds each stage took (context, plan, execute, finalize). */
+  /** Filled with the milliseconds each stage took (context, plan, execute, score, finalize). */
   stageTimings?: Record<string, number>;
+  /** Filled with each round's timings (plan, execute, score). */
+  roundTimings?: RoundTiming[];
 }
 
 /** Runs MCP loop requests against one set of dependencies. */
@@ -83,7 +92,10 @@ export class McpLoopRunner {
     this.#logger = deps.logger ?? SILENT_LOGGER;
   }
 
-  /** Runs one request through the four stages and returns the full trace. */
+  /**
+   * Runs one request: context, then rounds of plan and execute (see
+   * rounds.ts), then the turn is stored. Returns the full trace.
+   */
   async run(request: MCPRequest, options: RunOptions = {}): Promise<MCPResponse> {
     const { deadlineMs } = this.#options;
     const deadline = startDeadline(deadlineMs, { parents: [options.signal] });
@@ -112,37 +124,30 @@ export class McpLoopRunner {
       ? this.#logger
       : withLogFields(this.#logger, { requestId: options.requestId, caller: caller.owner });
     const emit = safeListener(options.onEvent, logger);
-    const timed = stageTimer(options.stageTimings);
-    const loaded = await timed(
+    const timings = options.stageTimings;
+    const loaded = await timeStage(
+      timings,
       "context",
       () => loadLoopContext({ request, caller, embedder, store, signal }),
     );
     const { context } = loaded;
-    emit({
-      type: "context",
-      recentMessages: loaded.recentMessages.length,
-      semanticMatches: loaded.semanticMatches.length,
-      embeddingModel: embedder.model,
-    });
+    emit(contextEvent(loaded, embedder.model));
+    const loop = await openRefinementLoop({ deps: this.#deps.refinement, caller, request });
 
-    const { embeddedMessage: _vector, ...plannerContext } = context;
-    const { plan, steps, repaired } = await timed("plan", () =>
-      planStage({
+    const usage = new UsageTotals();
+    const roundTimings = options.roundTimings ?? [];
+    const outcome = await runRounds({
+      plan: {
         planner,
         registry,
         request,
-        context: plannerContext,
         signal,
         logger,
         policy: this.#deps.policy ?? OPEN_POLICY,
         caller,
-      }));
-    emit({ type: "plan", plan, repaired });
-    enforceRules(steps, this.#options);
-
-    const intermediateResults = await timed("execute", () =>
-      executePlan({
-        steps,
+        usage,
+      },
+      execute: {
         context,
         request,
         caller,
@@ -150,12 +155,22 @@ export class McpLoopRunner {
         stepTimeoutMs: this.#options.stepTimeoutMs,
         logger,
         onEvent: emit,
-      }));
+        usage,
+      },
+      rules: this.#options,
+      maxRounds: request.maxRounds ?? this.#options.maxRounds,
+      stepsSignal,
+      refinement: loop && this.#deps.refinement ? { deps: this.#deps.refinement, loop } : undefined,
+      emit,
+      timings: roundTimings,
+    });
+    if (timings) addRoundTimings(timings, roundTimings);
+    const { plan, results: intermediateResults } = outcome;
 
     const summaryMessage = summaryOf(intermediateResults);
     if (summaryMessage !== undefined) emit({ type: "summary", summaryMessage });
 
-    await timed("finalize", () =>
+    await timeStage(timings, "finalize", () =>
       storeTurn({
         store,
         caller,
@@ -178,6 +193,10 @@ export class McpLoopRunner {
         plan,
         semanticMatches: loaded.semanticMatches,
         summaryMessage,
+        rounds: outcome.rounds,
+        stopReason: outcome.stopReason,
+        usage: usage.total,
+        ...(outcome.loop ? { refinement: toLoopOutput(outcome.loop) } : {}),
       },
     };
   }
@@ -212,15 +231,45 @@ export function runMcpLoop(
 }
 
 /** Runs a stage, adding its duration to `timings` (whether it succeeds or throws). */
-function stageTimer(timings: Record<string, number> | undefined) {
-  return async <T>(stage: string, fn: () => Promise<T>): Promise<T> => {
-    if (!timings) return fn();
-    const started = performance.now();
-    try {
-      return await fn();
-    } finally {
-      timings[stage] = Math.round((performance.now() - started) * 10) / 10;
+async function timeStage<T>(
+  timings: Record<string, number> | undefined,
+  stage: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!timings) return fn();
+  const started = performance.now();
+  try {
+    return await fn();
+  } finally {
+    timings[stage] = Math.round((performance.now() - started) * 10) / 10;
+  }
+}
+
+/** The rounds' plan, execute and score times, summed into the stage timings. */
+function addRoundTimings(timings: Record<string, number>, rounds: readonly RoundTiming[]): void {
+  for (const stage of ["plan", "execute", "score"] as const) {
+    const total = rounds.reduce((sum, round) => sum + (round[stage] ?? 0), 0);
+    if (stage !== "score" || rounds.some((round) => round.score !== undefined)) {
+      timings[stage] = Math.round(total * 10) / 10;
     }
+  }
+}
+
+/** The `context` event: counts, and the messages as the planner sees them. */
+function contextEvent(loaded: LoadedContext, embeddingModel: string): LoopEvent {
+  const brief = ({ role, content, createdAt }: StoredMessage) => ({ role, content, createdAt });
+  return {
+    type: "context",
+    recentMessages: loaded.recentMessages.length,
+    semanticMatches: loaded.semanticMatches.length,
+    embeddingModel,
+    messages: {
+      recent: loaded.recentMessages.map(brief),
+      matches: loaded.semanticMatches.map((match) => ({
+        ...brief(match),
+        similarity: Math.round(match.similarity * 1000) / 1000,
+      })),
+    },
   };
 }
 

@@ -9,10 +9,27 @@ import { tokenize } from "../adapters/hashing/hashing_embedder.ts";
 
 type JsonSchema = Record<string, unknown>;
 
-/** Args for a tool with `schema`, or undefined when a required one is unknown. */
+/** An earlier step of the plan being built, whose output a later step may reference. */
+export interface Producer {
+  /** Its position in the run (the `n` of `/steps/<n>`). */
+  position: number;
+  /** Its tool's name and declared output schema. */
+  name: string;
+  outputSchema?: JsonSchema;
+}
+
+/**
+ * Args for a tool with `schema`, or undefined when a required one is unknown.
+ * A required arg found nowhere else becomes a step reference to the latest
+ * producer whose output schema has it (see {@link referenceFor}).
+ */
 export function fillArgs(
   schema: JsonSchema,
-  { message, context }: { message: string; context: Record<string, unknown> },
+  { message, context, producers = [] }: {
+    message: string;
+    context: Record<string, unknown>;
+    producers?: readonly Producer[];
+  },
 ): Record<string, unknown> | undefined {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
@@ -25,10 +42,44 @@ export function fillArgs(
     }
     if (!required.has(name)) continue;
     const fromMessage = findInMessage(property, message);
-    if (fromMessage === undefined) return undefined;
-    args[name] = fromMessage;
+    if (fromMessage !== undefined) {
+      args[name] = fromMessage;
+      continue;
+    }
+    const reference = referenceFor(name, producers);
+    if (reference === undefined) return undefined;
+    args[name] = reference;
   }
   return args;
+}
+
+/**
+ * A reference to the output of the latest producer that has `name` (or a
+ * spelling of it) in its output schema — or, for `<entity>_id`, its `id` when
+ * the producer's tool name mentions the entity (`loop_id` ← the `id` of
+ * `initialize_refinement_loop`).
+ */
+export function referenceFor(
+  name: string,
+  producers: readonly Producer[],
+): { $ref: string } | undefined {
+  const names = spellings(name);
+  const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
+  for (const producer of [...producers].reverse()) {
+    const properties = (producer.outputSchema?.properties ?? {}) as Record<string, unknown>;
+    const key = names.find((candidate) => candidate in properties) ??
+      (entity && "id" in properties && producer.name.toLowerCase().includes(entity)
+        ? "id"
+        : undefined);
+    if (key !== undefined) {
+      return {
+        $ref: `/steps/${producer.position}/output/${
+          key.replaceAll("~", "~0").replaceAll("/", "~1")
+        }`,
+      };
+    }
+  }
+  return undefined;
 }
 
 /** Spellings of an arg name to look for: as is, snake_case and camelCase. */

@@ -41,11 +41,12 @@ export class ChatPlanner implements Planner {
     input: PlanInput,
     messages: ReturnType<typeof buildPlanMessages>,
   ): Promise<PlannedAction[]> {
-    const { text } = await this.#model.complete({
+    const { text, usage } = await this.#model.complete({
       messages,
       jsonSchema: { name: "plan", schema: planResponseSchema(input.tools) },
       signal: input.signal,
     });
+    input.usage?.add(usage);
     // Unchecked on purpose: the loop checks the shape and every step, then asks for a repair.
     return parsePlanText(text) as PlannedAction[];
   }

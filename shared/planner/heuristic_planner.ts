@@ -3,14 +3,18 @@
  * similarity (hashing vectors) between the latest message and each tool's name
  * and description, keeps those close to the best match, fills their args (see
  * `arg_filler.ts`), skips a tool whose required args are unknown, and ends
- * with `finalize_summary` when that tool is offered. No model is involved, so
- * it understands words, not meaning.
+ * with `finalize_summary` when that tool is offered. A tool whose required arg
+ * only an earlier chosen tool's output can supply goes after that tool, with a
+ * step reference. In a later round it has nothing to add (it cannot read
+ * results): it asks for the reply, or answers [] — except in a refinement
+ * round, where it plans afresh. No model is involved, so it understands words,
+ * not meaning.
  */
 import type { PlannedAction, ToolMetadata } from "../contracts.ts";
 import { cosine, hashingVector } from "../adapters/hashing/hashing_embedder.ts";
-import type { PlanInput, Planner } from "../ports.ts";
+import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
-import { fillArgs } from "./arg_filler.ts";
+import { fillArgs, type Producer } from "./arg_filler.ts";
 
 /** Tunables of the heuristic planner. */
 export interface HeuristicPlannerOptions {
@@ -37,7 +41,14 @@ export class HeuristicPlanner implements Planner {
     this.#maxTools = maxTools;
   }
 
-  plan({ request, context, tools }: PlanInput): Promise<PlannedAction[]> {
+  plan(
+    { request, context, tools, round = 1, results = [], feedback }: PlanInput,
+  ): Promise<PlannedAction[]> {
+    const offersFinalize = tools.some((tool) => tool.name === FINALIZE_TOOL);
+    if (round > 1 && !feedback) {
+      const replied = results.some((result) => result.tool === FINALIZE_TOOL);
+      return Promise.resolve(offersFinalize && !replied ? [{ tool: FINALIZE_TOOL, args: {} }] : []);
+    }
     const message = request.messages[request.messages.length - 1]?.content ?? "";
     const messageVector = hashingVector(message);
     const ranked = tools
@@ -46,15 +57,33 @@ export class HeuristicPlanner implements Planner {
       .filter(({ score }) => score >= this.#minScore)
       .sort((a, b) => b.score - a.score);
     const best = ranked[0]?.score ?? 0;
+    const eligible = ranked
+      .filter(({ score }) => score >= best * this.#relativeScore)
+      .map(({ tool }) => tool);
+    // First the tools whose args are known; then those that need one of their outputs.
     const plan: PlannedAction[] = [];
-    for (const { tool, score } of ranked) {
-      if (plan.length >= this.#maxTools || score < best * this.#relativeScore) break;
+    const producers: Producer[] = [];
+    const add = (tool: PlannerTool, args: Record<string, unknown>) => {
+      producers.push({
+        position: results.length + plan.length,
+        name: tool.name,
+        outputSchema: tool.outputSchema,
+      });
+      plan.push({ tool: tool.name, args });
+    };
+    const waiting: PlannerTool[] = [];
+    for (const tool of eligible) {
+      if (plan.length >= this.#maxTools) break;
       const args = fillArgs(tool.argsSchema ?? {}, { message, context });
-      if (args) plan.push({ tool: tool.name, args });
+      if (args) add(tool, args);
+      else waiting.push(tool);
     }
-    if (tools.some((tool) => tool.name === FINALIZE_TOOL)) {
-      plan.push({ tool: FINALIZE_TOOL, args: {} });
+    for (const tool of waiting) {
+      if (plan.length >= this.#maxTools) break;
+      const args = fillArgs(tool.argsSchema ?? {}, { message, context, producers });
+      if (args) add(tool, args);
     }
+    if (offersFinalize) plan.push({ tool: FINALIZE_TOOL, args: {} });
     return Promise.resolve(plan);
   }
 

@@ -7,6 +7,8 @@
 import type { ToolMetadata } from "../contracts.ts";
 import type { ChatModelMessage, PlanFeedback, PlanInput } from "../ports.ts";
 import { buildToolPromptSection } from "../tools/tool_registry.ts";
+import { compactJson } from "./compact_json.ts";
+import { REFERENCE_RULE, roundSection } from "./round_prompt.ts";
 import { UNTRUSTED_DATA_RULE, untrustedBlock } from "./untrusted_data.ts";
 
 /** The specification's system message, and the rule about untrusted data. */
@@ -50,6 +52,7 @@ Use only the tool ids listed below, with args that match each tool's JSON Schema
         ? " End with finalize_summary to write the reply to the user."
         : ""
     }
+${REFERENCE_RULE}
 
 The user's latest message (mode "${request.mode}"):
 ${JSON.stringify(latest)}
@@ -58,10 +61,14 @@ Here is the current user context (earlier messages, semantic matches and applica
 ${
       untrustedBlock(
         "context",
-        compactJson(promptContext(input.context), contextTokens * CHARS_PER_TOKEN),
+        compactJson(
+          promptContext(input.context, input.results?.map((result) => result.tool)),
+          contextTokens * CHARS_PER_TOKEN,
+        ),
       )
     }
 
+${roundSection(input)}
 ${buildToolPromptSection(tools)}`;
   return [
     { role: "system", content: PLANNER_SYSTEM_MESSAGE },
@@ -109,9 +116,17 @@ export function planResponseSchema(tools: readonly ToolMetadata[]): Record<strin
   };
 }
 
-/** The context as the model sees it: memory reduced to role and content, no vector. */
-export function promptContext(context: Record<string, unknown>): Record<string, unknown> {
-  const { embeddedMessage: _vector, recentMessages, semanticMatches, ...rest } = context;
+/**
+ * The context as the model sees it: memory reduced to role and content, no
+ * vector, and without the outputs of `shown` tools (the prompt lists those
+ * steps' results on their own).
+ */
+export function promptContext(
+  context: Record<string, unknown>,
+  shown: readonly string[] = [],
+): Record<string, unknown> {
+  const { embeddedMessage: _vector, recentMessages, semanticMatches, ...all } = context;
+  const rest = Object.fromEntries(Object.entries(all).filter(([key]) => !shown.includes(key)));
   const brief = (messages: unknown) =>
     Array.isArray(messages)
       ? messages.map((m) => {
@@ -126,47 +141,4 @@ export function promptContext(context: Record<string, unknown>): Record<string, 
     recentMessages: brief(recentMessages),
     semanticMatches: brief(semanticMatches),
   };
-}
-
-/**
- * `value` as indented JSON of at most `maxChars`: long strings and arrays are
- * cut first (harder each round), and the text itself last.
- */
-export function compactJson(value: unknown, maxChars: number): string {
-  for (const [stringMax, arrayMax] of [[4_000, 50], [1_000, 20], [300, 10], [100, 5], [40, 3]]) {
-    const text = JSON.stringify(shrink(value, stringMax, arrayMax, 0), null, 2) ?? "null";
-    if (text.length <= maxChars) return text;
-  }
-  const text = JSON.stringify(shrink(value, 40, 3, 0)) ?? "null";
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (truncated)`;
-}
-
-function shrink(
-  value: unknown,
-  stringMax: number,
-  arrayMax: number,
-  depth: number,
-  keepTail = false,
-): unknown {
-  if (typeof value === "string") {
-    return value.length > stringMax
-      ? `${value.slice(0, stringMax)}… (${value.length - stringMax} more characters)`
-      : value;
-  }
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value !== "object" || value === null) return value;
-  if (depth > 6) return "…";
-  if (Array.isArray(value)) {
-    const items = (keepTail ? value.slice(-arrayMax) : value.slice(0, arrayMax))
-      .map((item) => shrink(item, stringMax, arrayMax, depth + 1));
-    if (value.length <= arrayMax) return items;
-    const note = `… ${value.length - arrayMax} ${keepTail ? "earlier" : "more"} entries omitted`;
-    return keepTail ? [note, ...items] : [...items, note];
-  }
-  // Recent messages are oldest first: when cut, keep the newest.
-  return Object.fromEntries(
-    Object.entries(value).map((
-      [k, v],
-    ) => [k, shrink(v, stringMax, arrayMax, depth + 1, k === "recentMessages")]),
-  );
 }

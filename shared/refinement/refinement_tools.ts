@@ -4,6 +4,7 @@
  * {@link RefinementStore}, scoped to the caller.
  */
 import { z } from "zod";
+import { LoopOutput } from "../contracts.ts";
 import type { LoopState, LoopType, RefinementStore } from "../ports.ts";
 import { defineTool, type ToolDefinition } from "../tools/tool.ts";
 import { decide, DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "./policy.ts";
@@ -20,23 +21,6 @@ const Score = z.int({ error: "current_score must be an integer from 0 to 100" })
   .min(0, { error: "current_score must be an integer from 0 to 100" })
   .max(100, { error: "current_score must be an integer from 0 to 100" })
   .describe("Quality score of the latest version, 0 to 100");
-
-/** A loop as the tools return it. */
-export const LoopOutput = z.object({
-  id: z.string(),
-  status: z.enum(["initialized", "in_progress", "refine", "completed", "user_input"]),
-  loop_type: z.enum(LOOP_TYPES as [LoopType, ...LoopType[]]),
-  current_score: z.number().nullable(),
-  score_history: z.array(z.number()),
-  iteration: z.number(),
-  threshold: z.number(),
-  max_iterations: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-/** The tools' output for one loop. */
-export type LoopOutput = z.infer<typeof LoopOutput>;
 
 /** Most loops `list_active_loops` returns. */
 export const LIST_LIMIT = 10;

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
+import type { UsageMeter } from "../ports.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** The tool's name; its output becomes the response's `summaryMessage`. */
@@ -18,7 +19,7 @@ const FinalizeArgs = z.object({
 /** Builds `finalize_summary`; `summarize` replaces the offline summary (e.g. a chat model). */
 export function createFinalizeSummaryTool(
   { summarize }: {
-    summarize?: (input: SummaryInput, signal: AbortSignal) => Promise<string>;
+    summarize?: Summarize;
   } = {},
 ): ToolDefinition<typeof FinalizeArgs, string> {
   return defineTool({
@@ -27,17 +28,24 @@ export function createFinalizeSummaryTool(
       "Write the final reply to the user from the results of the earlier steps. Put it last in a plan; it takes no required args.",
     argsSchema: FinalizeArgs,
     annotations: { title: "Summarise the results", readOnlyHint: true },
-    run: ({ args, results, request, signal }) => {
+    run: ({ args, results, request, signal, usage }) => {
       const input: SummaryInput = {
         message: request?.messages.at(-1)?.content ?? "",
         mode: request?.mode ?? "general",
         results,
         instructions: args.instructions,
       };
-      return summarize ? summarize(input, signal) : Promise.resolve(offlineSummary(input));
+      return summarize ? summarize(input, signal, usage) : Promise.resolve(offlineSummary(input));
     },
   });
 }
+
+/** Writes the summary (e.g. with a chat model, counting its call in `usage`). */
+export type Summarize = (
+  input: SummaryInput,
+  signal: AbortSignal,
+  usage?: UsageMeter,
+) => Promise<string>;
 
 /** What a summary is written from. */
 export interface SummaryInput {

@@ -5,9 +5,9 @@
  */
 import { describeError } from "../errors.ts";
 import type { ChatModel, Logger } from "../ports.ts";
-import { compactJson } from "../planner/plan_prompt.ts";
+import { compactJson } from "../planner/compact_json.ts";
 import { UNTRUSTED_DATA_RULE, untrustedBlock } from "../planner/untrusted_data.ts";
-import { offlineSummary, type SummaryInput } from "./finalize_summary.ts";
+import { offlineSummary, type Summarize, type SummaryInput } from "./finalize_summary.ts";
 
 const MODE_VOICE: Record<string, string> = {
   analyst: "The user is an analyst: be precise and data-focused.",
@@ -20,10 +20,10 @@ const MODE_VOICE: Record<string, string> = {
 export function createModelSummarizer(
   model: ChatModel,
   { logger, maxTokens = 600 }: { logger: Logger; maxTokens?: number },
-): (input: SummaryInput, signal: AbortSignal) => Promise<string> {
-  return async (input, signal) => {
+): Summarize {
+  return async (input, signal, usage) => {
     try {
-      const { text } = await model.complete({
+      const { text, usage: tokens } = await model.complete({
         messages: [
           {
             role: "system",
@@ -45,6 +45,7 @@ export function createModelSummarizer(
         maxTokens,
         signal,
       });
+      usage?.add(tokens);
       if (text.trim()) return text.trim();
       logger.warn("the summary model returned no text; using the offline summary");
     } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { ActionResult, MCPRequest } from "../contracts.ts";
-import type { Caller } from "../ports.ts";
+import type { Caller, UsageMeter } from "../ports.ts";
 
 /** MCP's tool name rule. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -38,6 +38,8 @@ export interface ToolRunParams<A> {
   caller: Caller;
   /** The loop request, when the call comes from the loop. */
   request?: MCPRequest;
+  /** Counts model calls the tool makes, for the run's `usage` (absent over MCP). */
+  usage?: UsageMeter;
 }
 
 /** A tool as registered. `S` is its args schema, `O` its output. */

@@ -96,6 +96,7 @@ export class ToolRegistry {
         name: tool.name,
         description: tool.description,
         argsSchema: tool.inputSchema,
+        ...(tool.outputJsonSchema ? { outputSchema: tool.outputJsonSchema } : {}),
         ...(tool.remote ? { remote: tool.remote } : {}),
       })));
   }
@@ -128,10 +129,15 @@ export function buildToolPromptSection(tools: readonly PlannerTool[]): string {
         untrustedBlock(`remote:${tool.remote}`, tool.description)
       }`
       : tool.description;
-    const schema = JSON.stringify(tool.argsSchema ?? {});
+    const shown = (schema: unknown) => {
+      const text = JSON.stringify(schema);
+      return tool.remote ? untrustedBlock(`remote:${tool.remote}`, text) : text;
+    };
+    // The output schema tells the model what a step reference can reach.
+    const output = tool.outputSchema ? `\n  output JSON Schema: ${shown(tool.outputSchema)}` : "";
     return `- ${tool.name}: ${description}\n  args JSON Schema: ${
-      tool.remote ? untrustedBlock(`remote:${tool.remote}`, schema) : schema
-    }`;
+      shown(tool.argsSchema ?? {})
+    }${output}`;
   });
   return `Available tools (use the exact tool ids; args must match each schema):\n${
     lines.join("\n")

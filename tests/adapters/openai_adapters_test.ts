@@ -53,11 +53,13 @@ Deno.test("the chat model sends model, messages, temperature 0.3, max_tokens 100
   withServer(async (server) => {
     server.chatReplies.push('{"plan": []}');
     const model = new OpenAiChatModel(createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl }));
-    const { text } = await model.complete({
+    const { text, usage } = await model.complete({
       messages: [{ role: "system", content: "s" }, { role: "user", content: "u" }],
       jsonSchema: { name: "plan", schema: { type: "object" } },
     });
     assert.equal(text, '{"plan": []}');
+    // The server's token counts come back for the run's usage.
+    assert.deepEqual(usage, { promptTokens: 1, completionTokens: 1 });
     assert.deepEqual(server.chatRequests[0].body, {
       model: "gpt-4o",
       messages: [{ role: "system", content: "s" }, { role: "user", content: "u" }],

@@ -7,10 +7,12 @@ import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
 import { refinementBenchmarks } from "./refinement_bench.ts";
+import { roundsBenchmarks } from "./rounds_bench.ts";
 import { storeBenchmarks } from "./store_bench.ts";
 
 const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] | string>> = {
   loop: loopBenchmarks,
+  rounds: roundsBenchmarks,
   refinement: refinementBenchmarks,
   mcp: () => mcpLoadBenchmark(),
   store: storeBenchmarks,

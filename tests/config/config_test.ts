@@ -8,6 +8,7 @@ Deno.test("with nothing set the defaults are PGlite on disk, port 8000 and a 10 
   assert.equal(config.port, 8000);
   assert.equal(config.migrate, true);
   assert.equal(config.loop.deadlineMs, 10_000);
+  assert.equal(config.loop.maxRounds, 3);
   assert.equal(config.http.maxBodyBytes, 1_048_576);
   assert.equal(config.http.corsOrigins, "*");
 });
@@ -29,12 +30,18 @@ Deno.test("DATABASE_URL wins over SUPABASE_DB_URL; Supabase's own URL skips migr
 Deno.test("every bad value is reported at once, naming its variable", () => {
   assert.throws(
     () =>
-      loadConfig({ PORT: "eighty", MCP_LOOP_DEADLINE_MS: "5", MCP_LOOP_UNKNOWN_TOOL: "explode" }),
+      loadConfig({
+        PORT: "eighty",
+        MCP_LOOP_DEADLINE_MS: "5",
+        MCP_LOOP_UNKNOWN_TOOL: "explode",
+        MCP_LOOP_MAX_ROUNDS: "6",
+      }),
     (error) => {
       assert.ok(isAppError(error));
       assert.equal(error.code, "CONFIG_INVALID");
       assert.match(error.message, /PORT must be an integer from 0 to 65535; got "eighty"/);
       assert.match(error.message, /MCP_LOOP_DEADLINE_MS must be an integer from 100/);
+      assert.match(error.message, /MCP_LOOP_MAX_ROUNDS must be an integer from 1 to 5; got "6"/);
       assert.match(error.message, /MCP_LOOP_UNKNOWN_TOOL must be one of skip, fail/);
       return true;
     },

@@ -18,6 +18,9 @@ export class RemoteMcpFixture {
   #http: Deno.HttpServer | undefined;
   /** Calls received, by tool name. */
   readonly calls: string[] = [];
+  /** `sleep` calls running now, and the most that ever ran at once. */
+  inFlight = 0;
+  maxInFlight = 0;
 
   private constructor(port: number) {
     this.port = port;
@@ -117,10 +120,16 @@ export class RemoteMcpFixture {
     });
     server.registerTool(
       "sleep",
-      { description: "Wait, then answer", inputSchema: { ms: z.number() } },
+      {
+        description: "Wait, then answer",
+        inputSchema: { ms: z.number() },
+        annotations: { readOnlyHint: true },
+      },
       async ({ ms }: { ms: number }) => {
         this.calls.push("sleep");
+        this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
         await new Promise((resolve) => setTimeout(resolve, ms));
+        this.inFlight--;
         return { content: [{ type: "text" as const, text: "awake" }] };
       },
     );

@@ -10,7 +10,7 @@ Deno.test("POST /mcp-loop runs the loop and returns the seed's response", async 
   const json = await res.json();
   assert.equal(json.success, true);
   assert.equal(json.data.context.sessionId, body.sessionId);
-  assert.deepEqual(json.data.plan, [{ tool: "finalize_summary", args: {} }]);
+  assert.deepEqual(json.data.plan, [{ tool: "finalize_summary", args: {}, round: 1 }]);
   assert.equal(json.data.intermediateResults[0].tool, "finalize_summary");
   assert.equal(json.data.summaryMessage, 'No tools were needed for "hello there".');
   assert.deepEqual(json.data.context.embeddedMessage, { model: "hashing-v1", dimensions: 1536 });
@@ -105,7 +105,15 @@ Deno.test("Accept: text/event-stream streams progress events and then the result
   assert.match(res.headers.get("content-type") ?? "", /text\/event-stream/);
   const text = await res.text();
   const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
-  assert.deepEqual(events, ["context", "plan", "step_start", "step_end", "summary", "result"]);
+  assert.deepEqual(events, [
+    "context",
+    "round_start",
+    "plan",
+    "step_start",
+    "step_end",
+    "summary",
+    "result",
+  ]);
   const result = JSON.parse(text.trim().split("\n").at(-1)!.slice("data: ".length));
   assert.equal(result.success, true);
 });

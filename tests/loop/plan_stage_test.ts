@@ -12,14 +12,16 @@ Deno.test("a planner that can repair gets the unknown tool name back and its rep
   const { runner } = buildLoop({ planner, tools: mockTools(calls) });
   const events: string[] = [];
   const { data } = await runner.run(loopRequest(), {
-    onEvent: (e) => e.type === "plan" && events.push(`repaired=${e.repaired}`),
+    onEvent: (e) => e.type === "plan" && events.push(`round ${e.round}: repaired=${e.repaired}`),
   });
   assert.deepEqual(calls, ["a:fixed"]);
   assert.deepEqual(planner.repairs[0].feedback.issues, [
     '[0].tool: unknown tool "mock_tool_z"; use one of the listed tool ids',
   ]);
-  assert.deepEqual(data.plan, [{ tool: "mock_tool_a", args: { foo: "fixed" } }]);
-  assert.deepEqual(events, ["repaired=true"]);
+  assert.deepEqual(data.plan, [{ tool: "mock_tool_a", args: { foo: "fixed" }, round: 1 }]);
+  // Without finalize_summary the plan asks to see its results; the script then has no more steps.
+  assert.deepEqual(events, ["round 1: repaired=true", "round 2: repaired=false"]);
+  assert.equal(data.stopReason, "empty_plan");
 });
 
 Deno.test("a planner that can repair gets the exact Zod issue paths of invalid args", async () => {

@@ -20,6 +20,7 @@ Deno.test("events arrive in order: context, plan, step_start/step_end per step, 
   await runner.run(loopRequest(), { onEvent: (e) => events.push(e) });
   assert.deepEqual(events.map((e) => e.type), [
     "context",
+    "round_start",
     "plan",
     "step_start",
     "step_end",

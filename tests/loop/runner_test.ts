@@ -50,6 +50,7 @@ Deno.test("a plan with an unknown tool runs the known step, skips the unknown on
     error: 'unknown tool "unknown_tool"',
     code: "UNKNOWN_TOOL",
     durationMs: 0,
+    round: 1,
   });
   assert.ok(logger.entries.some((e) => e.level === "warn" && e.fields?.tool === "unknown_tool"));
 });

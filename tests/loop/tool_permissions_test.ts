@@ -65,5 +65,5 @@ Deno.test("a planner that can repair is told the tool is not permitted and gets 
   const { data } = await runner.run(loopRequest("hi", { mode: "candidate" }));
   assert.match(planner.repairs[0].feedback.issues[0], /"mock_tool_b" is not permitted/);
   assert.deepEqual(calls, ["a:fixed"]);
-  assert.deepEqual(data.plan, [{ tool: "mock_tool_a", args: { foo: "fixed" } }]);
+  assert.deepEqual(data.plan, [{ tool: "mock_tool_a", args: { foo: "fixed" }, round: 1 }]);
 });

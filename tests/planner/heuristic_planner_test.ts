@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { HeuristicPlanner } from "../../shared/planner/heuristic_planner.ts";
+import { createRefinementTools } from "../../shared/refinement/refinement_tools.ts";
 import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
 import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
+import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 
 function registry() {
@@ -93,4 +95,45 @@ Deno.test("patterns that could backtrack catastrophically are not used", async (
   assert.equal(safeRegExp("^(a)\\1$"), undefined);
   assert.ok(safeRegExp("^[0-9a-f]{8}$"));
   assert.ok(safeRegExp("^(ab|cd)$"));
+});
+
+Deno.test("an arg only an earlier tool's output has becomes a step reference, the producer first", async () => {
+  const r = new ToolRegistry();
+  r.register(createFinalizeSummaryTool());
+  for (const tool of createRefinementTools({ store: new MemoryRefinementStore() })) {
+    r.register(tool);
+  }
+  const plan = await new HeuristicPlanner().plan({
+    request: loopRequest("Start a spec refinement loop and record a score of 72"),
+    context: {},
+    tools: r.getToolMetadataList(),
+    signal: new AbortController().signal,
+  });
+  assert.deepEqual(plan, [
+    { tool: "initialize_refinement_loop", args: { loop_type: "spec" } },
+    {
+      tool: "decide_loop_next_action",
+      args: { loop_id: { $ref: "/steps/0/output/id" }, current_score: 72 },
+    },
+    { tool: "finalize_summary", args: {} },
+  ]);
+});
+
+Deno.test("in a later round the heuristic planner asks for the reply once, then has nothing to add", async () => {
+  const planner = new HeuristicPlanner();
+  const base = {
+    request: loopRequest("weather in Lisbon"),
+    context: {},
+    signal: new AbortController().signal,
+    round: 2,
+  };
+  const step = { tool: "get_weather", input: {}, output: "sunny", success: true, durationMs: 1 };
+  const tools = registry().getToolMetadataList();
+  assert.deepEqual(await planner.plan({ ...base, tools, results: [step] }), [
+    { tool: "finalize_summary", args: {} },
+  ]);
+  const replied = [step, { ...step, tool: "finalize_summary" }];
+  assert.deepEqual(await planner.plan({ ...base, tools, results: replied }), []);
+  const noFinalize = tools.filter((tool) => tool.name !== "finalize_summary");
+  assert.deepEqual(await planner.plan({ ...base, tools: noFinalize, results: [step] }), []);
 });

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import {
   buildPlanMessages,
   buildRepairMessages,
-  compactJson,
   PLANNER_SYSTEM_MESSAGE,
   planResponseSchema,
 } from "../../shared/planner/plan_prompt.ts";
+import { compactJson } from "../../shared/planner/compact_json.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 
 const tools = [
@@ -100,4 +100,56 @@ Deno.test("the response schema is a root object whose plan names only the offere
     "get_weather",
     "finalize_summary",
   ]);
+});
+
+Deno.test("the prompt explains step references with one example, and rounds when there are more", () => {
+  const [, one] = buildPlanMessages({ ...input(), round: 1, maxRounds: 1 }).map((m) => m.content);
+  assert.match(one, /\{"\$ref": "\/steps\/<n>\/output\/<path>"\}/);
+  assert.match(one, /"item_id": \{"\$ref": "\/steps\/0\/output\/id"\}/);
+  assert.doesNotMatch(one, /This is (round|the last round)/);
+
+  const [, first] = buildPlanMessages({ ...input(), round: 1, maxRounds: 3 }).map((m) => m.content);
+  assert.match(
+    first,
+    /This is round 1 of at most 3\. A plan that does not end with finalize_summary/,
+  );
+});
+
+Deno.test("a later round's prompt lists the earlier steps by number as untrusted data", () => {
+  const results = [
+    {
+      tool: "get_weather",
+      input: {},
+      output: { sky: "clear" },
+      success: true,
+      durationMs: 1,
+      round: 1,
+    },
+    {
+      tool: "get_weather",
+      input: {},
+      output: null,
+      success: false,
+      error: "city unknown",
+      code: "TOOL_FAILED",
+      durationMs: 1,
+      round: 1,
+    },
+  ];
+  const [, user] = buildPlanMessages({
+    ...input({ get_weather: { sky: "clear" } }),
+    round: 3,
+    maxRounds: 3,
+    results,
+  }).map((m) => m.content);
+  assert.match(
+    user,
+    /Step 0 \(round 1\), get_weather, succeeded with:\n<untrusted-data source="tool:get_weather">/,
+  );
+  assert.match(user, /Step 1 \(round 1\), get_weather, failed \(TOOL_FAILED\):/);
+  assert.match(user, /The first step of your plan will be step 2\./);
+  assert.match(user, /This is the last round \(3 of 3\): end with finalize_summary/);
+  // The step outputs are shown once, in the results, not again in the context.
+  const context = user.split('<untrusted-data source="context">')[1].split("</untrusted-data>")[0];
+  assert.doesNotMatch(context, /clear/);
 });

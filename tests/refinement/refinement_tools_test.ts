@@ -3,10 +3,8 @@ import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import type { Caller, RefinementStore } from "../../shared/ports.ts";
 import { LoopNotFoundError, LoopStateError } from "../../shared/errors.ts";
-import {
-  createRefinementTools,
-  type LoopOutput,
-} from "../../shared/refinement/refinement_tools.ts";
+import type { LoopOutput } from "../../shared/contracts.ts";
+import { createRefinementTools } from "../../shared/refinement/refinement_tools.ts";
 import { SqlRefinementStore } from "../../shared/store/sql_refinement_store.ts";
 import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
 import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
@@ -247,8 +245,8 @@ Deno.test("through POST /mcp-loop the heuristic planner starts a spec loop when 
   const json = await res.json();
   assert.equal(res.status, 200, JSON.stringify(json));
   assert.deepEqual(json.data.plan, [
-    { tool: "initialize_refinement_loop", args: { loop_type: "spec" } },
-    { tool: "finalize_summary", args: {} },
+    { tool: "initialize_refinement_loop", args: { loop_type: "spec" }, round: 1 },
+    { tool: "finalize_summary", args: {}, round: 1 },
   ]);
   const loop = json.data.context.initialize_refinement_loop;
   assert.equal(loop.status, "initialized");
@@ -273,6 +271,7 @@ Deno.test("through POST /mcp-loop a score for a loop named in the message is dec
   assert.deepEqual(json.data.plan[0], {
     tool: "decide_loop_next_action",
     args: { loop_id: id, current_score: 72 },
+    round: 1,
   });
   assert.equal(json.data.context.decide_loop_next_action.status, "refine");
 });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import type { MCPRequest } from "../../shared/contracts.ts";
+import type { RefinementDeps } from "../../shared/loop/refinement_stage.ts";
 import { type LoopOptions, McpLoopRunner } from "../../shared/loop/runner.ts";
 import type { ConversationStore, Embedder, Planner } from "../../shared/ports.ts";
 import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
@@ -54,6 +55,7 @@ export function buildLoop(
     store = new MemoryConversationStore(),
     embedder = new HashingEmbedder(),
     policy,
+    refinement,
   }: {
     planner: Planner;
     tools?: ToolDefinition[];
@@ -61,6 +63,7 @@ export function buildLoop(
     store?: ConversationStore;
     embedder?: Embedder;
     policy?: ToolPolicy;
+    refinement?: RefinementDeps;
   },
 ) {
   const registry = new ToolRegistry();
@@ -75,6 +78,7 @@ export function buildLoop(
     logger,
     options,
     policy,
+    refinement,
   });
   return { runner, registry, logger, store };
 }

@@ -60,6 +60,11 @@ export function tokenize(text: string): string[] {
     [];
 }
 
+/** The stemmed words of `text` that carry meaning (no stop words): what lexical matching compares. */
+export function contentWords(text: string): string[] {
+  return tokenize(text).filter((word) => !STOP_WORDS.has(word)).map(stem);
+}
+
 /** A very light English stemmer: enough for "loops" to meet "loop". */
 function stem(word: string): string {
   if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;

@@ -4,7 +4,7 @@
  * to plain JSON mode, then to no response format, when a server refuses it.
  */
 import OpenAI from "openai";
-import type { ChatCompletionRequest, ChatModel } from "../../ports.ts";
+import type { ChatCompletion, ChatCompletionRequest, ChatModel } from "../../ports.ts";
 import { modelError } from "./openai_errors.ts";
 
 /** How JSON output is requested. */
@@ -43,7 +43,7 @@ export class OpenAiChatModel implements ChatModel {
     return this.#responseFormat;
   }
 
-  async complete(request: ChatCompletionRequest): Promise<{ text: string }> {
+  async complete(request: ChatCompletionRequest): Promise<ChatCompletion> {
     while (true) {
       const format = request.jsonSchema ? this.#responseFormat : "none";
       try {
@@ -62,7 +62,7 @@ export class OpenAiChatModel implements ChatModel {
     }
   }
 
-  async #call(request: ChatCompletionRequest, format: ResponseFormat): Promise<{ text: string }> {
+  async #call(request: ChatCompletionRequest, format: ResponseFormat): Promise<ChatCompletion> {
     const completion = await this.#client.chat.completions.create(
       {
         model: this.model,
@@ -86,7 +86,17 @@ export class OpenAiChatModel implements ChatModel {
       },
       { signal: request.signal },
     );
-    return { text: completion.choices?.[0]?.message?.content ?? "" };
+    const text = completion.choices?.[0]?.message?.content ?? "";
+    const usage = completion.usage;
+    return usage
+      ? {
+        text,
+        usage: {
+          promptTokens: usage.prompt_tokens ?? 0,
+          completionTokens: usage.completion_tokens ?? 0,
+        },
+      }
+      : { text };
   }
 }
 

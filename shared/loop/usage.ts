@@ -1,0 +1,21 @@
+/** Adds up a run's model calls and tokens, for `data.usage`. */
+import type { Usage } from "../contracts.ts";
+import type { TokenUsage, UsageMeter } from "../ports.ts";
+
+/** A {@link UsageMeter} that keeps the totals. */
+export class UsageTotals implements UsageMeter {
+  #usage: Usage = { modelCalls: 0, promptTokens: 0, completionTokens: 0 };
+
+  add(tokens?: TokenUsage): void {
+    this.#usage = {
+      modelCalls: this.#usage.modelCalls + 1,
+      promptTokens: this.#usage.promptTokens + (tokens?.promptTokens ?? 0),
+      completionTokens: this.#usage.completionTokens + (tokens?.completionTokens ?? 0),
+    };
+  }
+
+  /** The totals so far. */
+  get total(): Usage {
+    return { ...this.#usage };
+  }
+}
