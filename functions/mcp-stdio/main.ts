@@ -8,6 +8,7 @@ import { configSecrets, loadConfigOrExit } from "../../shared/config/config.ts";
 import { createConsoleLogger, WRITE_TO_STDERR } from "../../shared/log/console_logger.ts";
 import { serveStdio } from "../../shared/mcp/stdio.ts";
 import { createRedactor } from "../../shared/log/redact.ts";
+import tools from "../mcp-loop/tools.ts";
 
 const config = loadConfigOrExit();
 const logger = createConsoleLogger({
@@ -15,7 +16,7 @@ const logger = createConsoleLogger({
   write: WRITE_TO_STDERR,
   redact: createRedactor(configSecrets(config)),
 });
-const app = createApp(config, { logger });
+const app = createApp(config, { logger, tools });
 await serveStdio(app);
 await app.close();
 Deno.exit(0);

@@ -35,6 +35,7 @@ import { ToolPolicy } from "../tools/tool_policy.ts";
 import { ToolRegistry } from "../tools/tool_registry.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
+import { createToolServices } from "./tool_services.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
 import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
 
@@ -49,8 +50,12 @@ export interface AppOverrides {
   scorer?: Scorer;
   audit?: AuditLog;
   logger?: Logger;
-  /** Extra tools, registered after the built-in ones. */
-  tools?: ToolDefinition[];
+  /** The application's own tools (`functions/mcp-loop/tools.ts`), registered after the built-in ones. */
+  tools?: readonly ToolDefinition[];
+  /** Where `tools` come from, for error messages (default "functions/mcp-loop/tools.ts"). */
+  toolsSource?: string;
+  /** Replaces `fetch` for the caller's supabase-js client in tools (tests). */
+  fetch?: typeof fetch;
 }
 
 /** A built application. */
@@ -79,6 +84,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const models = createModels(config.models);
   const audit = overrides.audit ?? new SqlAuditLog(sql);
   const refinementStore = overrides.refinementStore ?? new SqlRefinementStore(sql);
+  const services = createToolServices({
+    supabaseApi: config.supabaseApi && { ...config.supabaseApi, fetch: overrides.fetch },
+    sql,
+  });
   const registry = buildRegistry(config, models, overrides, { refinementStore, logger });
   const policy = new ToolPolicy(config.toolPolicy);
   const runner = new McpLoopRunner({
@@ -95,6 +104,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       scorer: overrides.scorer ??
         (models.chatModel ? new ChatScorer(models.chatModel, { logger }) : new HeuristicScorer()),
     },
+    services,
   });
   const mcp: McpServerDeps = {
     registry,
@@ -102,6 +112,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger,
     callTimeoutMs: config.loop.deadlineMs,
     policy,
+    services,
   };
   const remotes = connectRemoteServers(config, registry, logger);
   const embedder = overrides.embedder ?? models.embedder;
@@ -150,13 +161,15 @@ function buildRegistry(
   const summarize = models.chatModel
     ? createModelSummarizer(models.chatModel, { logger })
     : undefined;
-  registry.register(createFinalizeSummaryTool({ summarize }));
+  const builtIn = { source: "the built-in tools" };
+  registry.register(createFinalizeSummaryTool({ summarize }), builtIn);
   for (
     const tool of createRefinementTools({ store: refinementStore, settings: config.refinement })
   ) {
-    registry.register(tool);
+    registry.register(tool, builtIn);
   }
-  for (const tool of overrides.tools ?? []) registry.register(tool);
+  const source = overrides.toolsSource ?? "functions/mcp-loop/tools.ts";
+  for (const tool of overrides.tools ?? []) registry.register(tool, { source });
   return registry;
 }
 

@@ -16,6 +16,7 @@ import { readLoop, readMemory, readRefinement, readToolPolicy } from "./loop_con
 import { type McpConfig, readMcp } from "./mcp_config.ts";
 import { type ModelConfig, readModels } from "./model_config.ts";
 import { type DatabaseConfig, readDatabase, readStore, type StoreConfig } from "./store_config.ts";
+import { readSupabaseApi } from "./supabase_settings.ts";
 
 /** The whole configuration. */
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
   migrate: boolean;
   /** Where conversations go: SQL on `database` (default) or Supabase's API as the caller. */
   store: StoreConfig;
+  /** The project's API, for tools that act as the caller (`supabase` in a tool's `run`). */
+  supabaseApi?: { url: string; publishableKey: string };
   loop: LoopOptions;
   memory: MemoryOptions;
   http: HttpConfig;
@@ -63,6 +66,7 @@ export function loadConfig(env: Env): Config {
       fallback: !(database.kind === "postgres" && database.source === "SUPABASE_DB_URL"),
     }),
     store: readStore(reader),
+    supabaseApi: readSupabaseApi(reader),
     loop: readLoop(reader),
     memory: readMemory(reader),
     http: readHttp(reader),

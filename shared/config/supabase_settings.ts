@@ -38,3 +38,20 @@ export function parseKeySet(raw: string | undefined): Record<string, string> | u
 export function isHttpUrl(value: string): boolean {
   return /^https?:\/\//i.test(value) && URL.canParse(value);
 }
+
+/**
+ * The project's API for tools that act as the caller: `SUPABASE_URL` and the
+ * anon key (`SUPABASE_ANON_KEY`, or the default of `SUPABASE_PUBLISHABLE_KEYS`),
+ * both set automatically on Supabase. Undefined when either is missing.
+ */
+export function readSupabaseApi(
+  reader: EnvReader,
+): { url: string; publishableKey: string } | undefined {
+  const url = reader.string("SUPABASE_URL");
+  const raw = reader.string("SUPABASE_PUBLISHABLE_KEYS");
+  const keys = parseKeySet(raw);
+  const publishableKey = reader.string("SUPABASE_ANON_KEY") ??
+    (keys ? keys.default ?? Object.values(keys)[0] : undefined);
+  if (!url || !isHttpUrl(url) || !publishableKey) return undefined;
+  return { url: url.replace(/\/+$/, ""), publishableKey };
+}

@@ -7,7 +7,7 @@ import { MCPRequest, type MCPResponse } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
 import type { Authenticate } from "../auth/authenticator.ts";
 import { assertLatestHasContent } from "../loop/context_stage.ts";
-import type { LoopEvent } from "../loop/events.ts";
+import type { LoopEvent } from "../contracts.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";

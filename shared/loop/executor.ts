@@ -9,9 +9,9 @@
 import type { ActionResult, MCPRequest } from "../contracts.ts";
 import { describeError, errorKind } from "../errors.ts";
 import type { Caller, Logger, UsageMeter } from "../ports.ts";
-import { loggableToolName } from "../tools/tool.ts";
+import { loggableToolName, type ToolServices } from "../tools/tool.ts";
 import { raceAbort, startDeadline, TimeoutReason } from "./abort.ts";
-import type { LoopEvent } from "./events.ts";
+import type { LoopEvent } from "../contracts.ts";
 import { type CheckedStep, describeIssues, parseArgs } from "./plan_check.ts";
 import { findReferences, parsePointer, resolveReferences } from "./references.ts";
 
@@ -44,6 +44,8 @@ export interface ExecuteInput {
   logger: Logger;
   onEvent: (event: LoopEvent) => void;
   usage?: UsageMeter;
+  /** The caller-bound clients a tool gets (supabase-js, the database). */
+  services?: ToolServices;
 }
 
 /** Executes the steps and returns their trace entries, in plan order. */
@@ -165,8 +167,9 @@ async function runStep(
   const started = performance.now();
   try {
     const output = await raceAbort(
-      Promise.resolve().then(() =>
+      (async () =>
         step.tool.run({
+          ...(await input.services?.(input.caller)),
           args,
           context: input.context,
           results: earlier,
@@ -174,8 +177,7 @@ async function runStep(
           caller: input.caller,
           request: input.request,
           usage: input.usage,
-        })
-      ),
+        }))(),
       timeout.signal,
     );
     return {

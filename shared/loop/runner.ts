@@ -3,7 +3,12 @@
  * the executor rules of DESIGN.md. `McpLoopRunner` holds the dependencies;
  * `runMcpLoop` is the one-call form.
  */
-import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
+import {
+  type LoopEvent,
+  type MCPRequest,
+  MCPRequest as MCPRequestSchema,
+  type MCPResponse,
+} from "../contracts.ts";
 import { AppError, describeError } from "../errors.ts";
 import { withLogFields } from "../log/log_fields.ts";
 import {
@@ -18,11 +23,12 @@ import {
 } from "../ports.ts";
 import { toOutput as toLoopOutput } from "../refinement/refinement_tools.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
+import type { ToolServices } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { startDeadline } from "./abort.ts";
 import { type LoadedContext, loadLoopContext } from "./context_stage.ts";
 import { storeTurn, summaryOf } from "./finalize_stage.ts";
-import type { LoopEvent, LoopEventListener } from "./events.ts";
+import type { LoopEventListener } from "./events.ts";
 import { openRefinementLoop, type RefinementDeps } from "./refinement_stage.ts";
 import { type RoundTiming, runRounds } from "./rounds.ts";
 import { UsageTotals } from "./usage.ts";
@@ -62,6 +68,8 @@ export interface LoopDeps {
   policy?: ToolPolicy;
   /** Refinement loops and their scorer, for requests with `refinement` (see refinement_stage.ts). */
   refinement?: RefinementDeps;
+  /** The caller-bound clients tools get (supabase-js, the database). */
+  services?: ToolServices;
 }
 
 /** Per-run options. */
@@ -156,6 +164,7 @@ export class McpLoopRunner {
         logger,
         onEvent: emit,
         usage,
+        services: this.#deps.services,
       },
       rules: this.#options,
       maxRounds: request.maxRounds ?? this.#options.maxRounds,

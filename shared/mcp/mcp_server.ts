@@ -19,7 +19,7 @@ import { describeError, isAppError, JSON_RPC_CODE } from "../errors.ts";
 import { raceAbort, startDeadline } from "../loop/abort.ts";
 import type { AuditLog, Caller, Logger } from "../ports.ts";
 import { redactKeyShapes } from "../log/redact.ts";
-import { loggableToolName } from "../tools/tool.ts";
+import { loggableToolName, type ToolServices } from "../tools/tool.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
 
@@ -34,6 +34,8 @@ export interface McpServerDeps {
   policy?: ToolPolicy;
   /** Told how a call that did not succeed ended (for the request's log line). */
   onOutcome?: (code: string) => void;
+  /** The caller-bound clients a tool gets (supabase-js, the database). */
+  services?: ToolServices;
 }
 
 /** The server's name and version in `initialize`. */
@@ -172,9 +174,15 @@ export async function callTool(
   const timeout = startDeadline(deps.callTimeoutMs, { kind: "step_timeout", parents: [signal] });
   try {
     const output = await raceAbort(
-      Promise.resolve().then(() =>
-        tool.run({ args: parsed.data, context: {}, results: [], caller, signal: timeout.signal })
-      ),
+      (async () =>
+        tool.run({
+          ...(await deps.services?.(caller)),
+          args: parsed.data,
+          context: {},
+          results: [],
+          caller,
+          signal: timeout.signal,
+        }))(),
       timeout.signal,
     );
     audit(deps, caller, {

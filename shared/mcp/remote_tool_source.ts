@@ -179,7 +179,7 @@ export class RemoteToolSource {
         annotations: tool.annotations,
         remote: this.#config.name,
         run: ({ args, signal }) => this.#call(tool.name, args as Record<string, unknown>, signal),
-      });
+      }, { source: `remote MCP server "${this.#config.name}"` });
       this.#installed.push(name);
     }
   }

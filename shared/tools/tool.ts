@@ -5,7 +5,8 @@
  */
 import type { z } from "zod";
 import type { ActionResult, MCPRequest } from "../contracts.ts";
-import type { Caller, UsageMeter } from "../ports.ts";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Caller, Sql, UsageMeter } from "../ports.ts";
 
 /** MCP's tool name rule. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -40,7 +41,24 @@ export interface ToolRunParams<A> {
   request?: MCPRequest;
   /** Counts model calls the tool makes, for the run's `usage` (absent over MCP). */
   usage?: UsageMeter;
+  /**
+   * supabase-js acting as the caller: a signed-in user's access token (so row
+   * level security applies), the anon key for anyone else. Absent when no
+   * Supabase settings (`SUPABASE_URL` and the anon key) are configured.
+   */
+  supabase?: SupabaseClient;
+  /**
+   * The database port, for tools that need SQL. On a direct connection
+   * (PGlite, `DATABASE_URL`) it runs as the connection's role and bypasses
+   * row level security: scope queries by `caller` yourself.
+   */
+  sql?: Sql;
 }
+
+/** What a tool call gets besides its args: the caller-bound clients. */
+export type ToolServices = (
+  caller: Caller,
+) => Promise<Pick<ToolRunParams<unknown>, "supabase" | "sql">>;
 
 /** A tool as registered. `S` is its args schema, `O` its output. */
 export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {

@@ -20,6 +20,7 @@ export interface RegisteredTool extends ToolDefinition {
 /** Holds tools by name. */
 export class ToolRegistry {
   #tools = new Map<string, RegisteredTool>();
+  #sources = new Map<string, string>();
   #cache = new Map<string, unknown>();
   #listeners = new Set<() => void>();
 
@@ -37,7 +38,10 @@ export class ToolRegistry {
    * });
    * ```
    */
-  register<S extends z.ZodType, O>(definition: ToolDefinition<S, O>): void {
+  register<S extends z.ZodType, O>(
+    definition: ToolDefinition<S, O>,
+    { source = "the application" }: { source?: string } = {},
+  ): void {
     const { name } = definition;
     if (!TOOL_NAME_PATTERN.test(name)) {
       throw new AppError(
@@ -48,7 +52,9 @@ export class ToolRegistry {
     if (this.#tools.has(name)) {
       throw new AppError(
         "CONFIG_INVALID",
-        `Cannot register tool "${name}": a tool with that name is already registered`,
+        `Cannot register tool "${name}" from ${source}: ${
+          this.#sources.get(name)
+        } already registers a tool with that name; rename one of them`,
       );
     }
     const inputSchema = definition.inputJsonSchema ?? toJsonSchema(definition.argsSchema, "input");
@@ -64,12 +70,14 @@ export class ToolRegistry {
       (definition.outputSchema ? toJsonSchema(definition.outputSchema, "output") : undefined);
     const tool = { ...definition, inputSchema, outputJsonSchema } as RegisteredTool;
     this.#tools.set(name, Object.freeze(tool));
+    this.#sources.set(name, source);
     this.#changed();
   }
 
   /** Removes a tool; returns whether it was there. */
   unregister(name: string): boolean {
     const removed = this.#tools.delete(name);
+    this.#sources.delete(name);
     if (removed) this.#changed();
     return removed;
   }

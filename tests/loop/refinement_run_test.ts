@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { isAppError } from "../../shared/errors.ts";
-import type { LoopEvent } from "../../shared/loop/events.ts";
+import type { LoopEvent } from "../../shared/contracts.ts";
 import { ChatPlanner } from "../../shared/planner/chat_planner.ts";
 import type { Caller } from "../../shared/ports.ts";
 import { ChatScorer } from "../../shared/refinement/chat_scorer.ts";

@@ -1,7 +1,7 @@
 /** The runner's events, its failures before and after the plan, and the one-call form. */
 import assert from "node:assert/strict";
 import { isAppError } from "../../shared/errors.ts";
-import type { LoopEvent } from "../../shared/loop/events.ts";
+import type { LoopEvent } from "../../shared/contracts.ts";
 import { runMcpLoop } from "../../shared/loop/runner.ts";
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";

@@ -22,6 +22,7 @@ Deno.test("deno task mcp:stdio serves the same tools to a desktop client over st
       "decide_loop_next_action",
       "get_loop_status",
       "list_active_loops",
+      "get_current_time",
     ]);
     const started = await client.callTool({
       name: "initialize_refinement_loop",

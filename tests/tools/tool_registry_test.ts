@@ -28,7 +28,7 @@ Deno.test("registering a duplicate name is an error naming the tool", () => {
   registry.register(echo());
   assert.throws(() => registry.register(echo()), (e) => {
     assert.ok(isAppError(e));
-    assert.match(e.message, /"echo".*already registered/);
+    assert.match(e.message, /"echo" from the application: the application already registers/);
     return true;
   });
 });

@@ -6,6 +6,7 @@
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { AppError } from "../../errors.ts";
+import { createCallerClient } from "./caller_client.ts";
 import type {
   Caller,
   ConversationContext,
@@ -85,21 +86,18 @@ export class SupabaseConversationStore implements ConversationStore {
   }
 
   #client(caller: Caller): SupabaseClient {
-    const { url, publishableKey, secretKey, fetch } = this.#options;
-    const auth = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
-    if (caller.userId && caller.token) {
-      return createClient(url, publishableKey, {
-        auth,
-        global: { headers: { Authorization: `Bearer ${caller.token}` }, fetch },
-      });
-    }
+    const { url, secretKey, fetch } = this.#options;
+    if (caller.userId && caller.token) return createCallerClient(this.#options, caller);
     if (!secretKey) {
       throw new AppError(
         "UNAUTHORIZED",
         "This server stores conversations through Supabase's API and needs a signed-in user's JWT",
       );
     }
-    this.#serviceClient ??= createClient(url, secretKey, { auth, global: { fetch } });
+    this.#serviceClient ??= createClient(url, secretKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: { fetch },
+    });
     return this.#serviceClient;
   }
 }
