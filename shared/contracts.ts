@@ -248,7 +248,14 @@ export type LoopEvent =
   }
   | { type: "round_start"; round: number; maxRounds: number }
   | { type: "plan"; round: number; plan: PlannedAction[]; repaired: boolean }
-  | { type: "step_start"; index: number; round: number; tool: string }
+  | {
+    type: "step_start";
+    index: number;
+    round: number;
+    tool: string;
+    /** The args as planned (step references not yet resolved). */
+    args: Record<string, unknown>;
+  }
   | { type: "step_end"; index: number; round: number; result: ActionResult }
   | {
     type: "score";

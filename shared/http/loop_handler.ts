@@ -1,7 +1,8 @@
 /**
- * `POST /mcp-loop`: validates the body against `MCPRequest`, runs the loop as
- * the caller and answers with the seed's response — as JSON, or as
- * Server-Sent Events when the client asks for `text/event-stream`.
+ * `POST /mcp-loop`: validates the body against `MCPRequest` (or reads the body
+ * `useChat` sends), runs the loop as the caller and answers with the seed's
+ * response — as JSON, as the loop's Server-Sent Events when the client asks
+ * for `text/event-stream`, or as the AI SDK's UI message stream.
  */
 import { MCPRequest, type MCPResponse } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
@@ -15,6 +16,8 @@ import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 import { sseResponse } from "./sse.ts";
+import { uiMessageStreamResponse } from "./ui_message_stream.ts";
+import { fromUseChatBody } from "./use_chat_body.ts";
 
 /** What the loop handler needs. */
 export interface LoopHandlerDeps {
@@ -32,45 +35,42 @@ export function createLoopHandler(
 ): (req: Request, trace?: RequestTrace) => Promise<Response> {
   return async (req, trace = startTrace(req)) => {
     const requestId = trace.id;
-    const includeEmbedding = new URL(req.url).searchParams.get("includeEmbedding") === "true";
-    const stageTimings = trace.stages;
+    const url = new URL(req.url);
+    const includeEmbedding = url.searchParams.get("includeEmbedding") === "true";
     try {
       const caller = await deps.authenticate(req);
       trace.caller = caller.owner;
-      const request = parseLoopRequest(await readJsonBody(req, { maxBytes: deps.maxBodyBytes }));
+      const body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });
+      const request = parseLoopRequest(fromUseChatBody(body));
       const present = (response: MCPResponse) =>
         includeEmbedding ? response : withoutVector(response, deps.embeddingModel);
       trace.fields.mode = request.mode;
-      if (wantsEventStream(req)) {
+      const run = (onEvent?: (event: LoopEvent) => void) =>
+        deps.runner.run(request, {
+          caller,
+          requestId,
+          stageTimings: trace.stages,
+          roundTimings: trace.rounds,
+          signal: req.signal,
+          onEvent,
+        });
+      const stream = streamKind(req, url);
+      if (stream) {
         // The log line waits for the stream's end, when the stages and the outcome are known.
         trace.hold();
-        return sseResponse(
-          (emit) =>
-            deps.runner.run(request, {
-              caller,
-              requestId,
-              stageTimings,
-              roundTimings: trace.rounds,
-              signal: req.signal,
-              onEvent: (event: LoopEvent) => emit(event.type, event),
-            }).then(present),
-          {
-            logger: deps.logger,
-            requestId,
-            onEnd: (code) => {
-              trace.outcome = code ?? "ok";
-              trace.end(200, { force: true });
-            },
+        const options = {
+          logger: deps.logger,
+          requestId,
+          onEnd: (code?: string) => {
+            trace.outcome = code ?? "ok";
+            trace.end(200, { force: true });
           },
-        );
+        };
+        return stream === "ui"
+          ? uiMessageStreamResponse(run, options)
+          : sseResponse((emit) => run((event) => emit(event.type, event)).then(present), options);
       }
-      const response = await deps.runner.run(request, {
-        caller,
-        requestId,
-        stageTimings,
-        roundTimings: trace.rounds,
-        signal: req.signal,
-      });
+      const response = await run();
       trace.outcome = "ok";
       return jsonResponse(present(response), 200, { "x-request-id": requestId });
     } catch (error) {
@@ -130,6 +130,13 @@ function withoutVector(response: MCPResponse, model: string): MCPResponse {
   };
 }
 
-function wantsEventStream(req: Request): boolean {
-  return (req.headers.get("accept") ?? "").includes("text/event-stream");
+/**
+ * Which stream the client asked for: the AI SDK's UI message stream
+ * (`?stream=ui`, or the `x-vercel-ai-ui-message-stream: v1` request header),
+ * the loop's own events (`Accept: text/event-stream`), or none (JSON).
+ */
+function streamKind(req: Request, url: URL): "ui" | "events" | undefined {
+  if (url.searchParams.get("stream") === "ui") return "ui";
+  if (req.headers.get("x-vercel-ai-ui-message-stream") === "v1") return "ui";
+  return (req.headers.get("accept") ?? "").includes("text/event-stream") ? "events" : undefined;
 }

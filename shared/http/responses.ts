@@ -3,7 +3,8 @@
  * error body has the same shape: `{success:false, error:{code, message, details?}}`.
  */
 import { bearerChallenge } from "../auth/bearer_challenge.ts";
-import { HTTP_STATUS, toAppError } from "../errors.ts";
+import type { ErrorBody } from "../contracts.ts";
+import { type AppError, HTTP_STATUS, toAppError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
 
 /** A JSON response; values JSON cannot hold (bigint) are written as strings. */
@@ -24,18 +25,15 @@ export function jsonResponse(body: unknown, status = 200, headers: HeadersInit =
 }
 
 /**
- * The error response for anything thrown. Our errors keep their status and
- * message; anything else is a 500 with a generic message (the cause is logged,
- * never sent). A 401 carries a `WWW-Authenticate: Bearer` challenge.
+ * The error body for anything thrown, `{success:false, error:{code, message, details?}}`,
+ * and its status. Our errors keep their status and message; anything else is a
+ * 500 with a generic message. Server faults are logged (with their cause,
+ * which is never sent).
  */
-export function errorResponse(
+export function errorBody(
   error: unknown,
-  { logger, requestId, headers = {} }: {
-    logger: Logger;
-    requestId?: string;
-    headers?: HeadersInit;
-  },
-): Response {
+  { logger, requestId }: { logger: Logger; requestId?: string },
+): { status: number; error: AppError; body: ErrorBody } {
   const appError = toAppError(error);
   const status = HTTP_STATUS[appError.code];
   if (status >= 500) {
@@ -46,7 +44,7 @@ export function errorResponse(
       cause: describeCause(appError.cause),
     });
   }
-  const body = {
+  const body: ErrorBody = {
     success: false,
     error: {
       code: appError.code,
@@ -54,6 +52,19 @@ export function errorResponse(
       ...(appError.details === undefined ? {} : { details: appError.details }),
     },
   };
+  return { status, error: appError, body };
+}
+
+/** The error response for anything thrown (see {@link errorBody}); a 401 carries a `WWW-Authenticate: Bearer` challenge. */
+export function errorResponse(
+  error: unknown,
+  { logger, requestId, headers = {} }: {
+    logger: Logger;
+    requestId?: string;
+    headers?: HeadersInit;
+  },
+): Response {
+  const { status, error: appError, body } = errorBody(error, { logger, requestId });
   return jsonResponse(body, status, {
     ...(requestId ? { "x-request-id": requestId } : {}),
     // Every 401 says how to authenticate (RFC 6750).

@@ -53,6 +53,7 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
         "mcp-session-id",
         "mcp-protocol-version",
         "last-event-id",
+        "x-vercel-ai-ui-message-stream",
       ],
       exposeHeaders: ["x-request-id", "mcp-session-id", "www-authenticate"],
       maxAge: 86_400,

@@ -1,38 +1,51 @@
 /**
  * Server-Sent Events for the loop: one event per progress step, then a final
- * `result` (the response body) or `error` (the error body) event.
+ * `result` (the response body) or `error` (the error body) event. The stream
+ * plumbing is shared with the AI SDK's UI message stream (ui_message_stream.ts).
  */
-import { toAppError } from "../errors.ts";
+import type { ErrorBody } from "../contracts.ts";
 import type { Logger } from "../ports.ts";
-import { errorResponse } from "./responses.ts";
+import { errorBody } from "./responses.ts";
 
-/** Streams `run`'s events; `run` resolves with the final body. */
-export function sseResponse(
-  run: (emit: (event: string, data: unknown) => void) => Promise<unknown>,
-  { logger, requestId, onEnd }: {
-    logger: Logger;
-    requestId: string;
-    /** Called once the stream has ended, with the error code if it ended with one. */
-    onEnd?: (errorCode?: string) => void;
+/** What both event streams report when they end. */
+export interface StreamEnd {
+  logger: Logger;
+  requestId: string;
+  /** Called once the stream has ended, with the error code if it ended with one. */
+  onEnd?: (errorCode?: string) => void;
+}
+
+/**
+ * A `text/event-stream` response whose body `produce` writes. `produce` runs
+ * while the body streams; a failure is handed to `fail` (as the error body a
+ * JSON response would carry) to write its last words. Writes after the client
+ * went away are dropped.
+ */
+export function eventStreamResponse(
+  produce: (write: (text: string) => void) => Promise<void>,
+  { fail, finish, headers, logger, requestId, onEnd }: StreamEnd & {
+    fail: (error: ErrorBody, write: (text: string) => void) => void;
+    /** Written last, after success or failure (e.g. `data: [DONE]`). */
+    finish?: string;
+    headers?: Record<string, string>;
   },
 ): Response {
   const encoder = new TextEncoder();
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const emit = (event: string, data: unknown) => {
-        if (closed) return;
-        controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      const write = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
       };
       let errorCode: string | undefined;
       try {
-        emit("result", await run(emit));
+        await produce(write);
       } catch (error) {
-        const appError = toAppError(error);
-        errorCode = appError.code;
-        const response = errorResponse(appError, { logger, requestId });
-        emit("error", await response.json());
+        const { body } = errorBody(error, { logger, requestId });
+        errorCode = body.error.code;
+        fail(body, write);
       } finally {
+        if (finish) write(finish);
         if (!closed) controller.close();
         closed = true;
         onEnd?.(errorCode);
@@ -47,6 +60,23 @@ export function sseResponse(
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
       "x-request-id": requestId,
+      ...headers,
     },
   });
+}
+
+/** Streams `run`'s events as named SSE events; `run` resolves with the final body. */
+export function sseResponse(
+  run: (emit: (event: string, data: unknown) => void) => Promise<unknown>,
+  options: StreamEnd,
+): Response {
+  const event = (name: string, data: unknown) =>
+    `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  return eventStreamResponse(
+    async (write) => write(event("result", await run((name, data) => write(event(name, data))))),
+    {
+      ...options,
+      fail: (body, write) => write(event("error", body)),
+    },
+  );
 }

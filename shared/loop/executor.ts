@@ -59,6 +59,7 @@ export async function executePlan(input: ExecuteInput): Promise<ActionResult[]> 
         index: step.position,
         round: input.round,
         tool: step.action.tool,
+        args: step.action.args,
       });
     }
     const done = await Promise.all(batch.map(async (step) => {
