@@ -10,6 +10,7 @@ import { createRedactor } from "../log/redact.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
 import { createHealthHandler } from "../http/health_handler.ts";
 import { createLoopHandler } from "../http/loop_handler.ts";
+import { createPlaygroundHandler } from "../http/playground_handler.ts";
 import { createRouter, type Handler } from "../http/router.ts";
 import { McpLoopRunner } from "../loop/runner.ts";
 import type {
@@ -219,6 +220,7 @@ function buildRouter(
         maxBodyBytes: config.http.maxBodyBytes,
       });
     }),
+    playground: createPlaygroundHandler({ enabled: config.http.playground }),
     corsOrigins: config.http.corsOrigins,
     logger,
   });

@@ -1,11 +1,13 @@
 /** The HTTP surface: body size limit and the origins browsers may call from. */
 import type { EnvReader } from "./env_reader.ts";
-import { hasSupabaseSettings } from "./supabase_settings.ts";
+import { isDeployed } from "./supabase_settings.ts";
 
 /** HTTP settings. */
 export interface HttpConfig {
   maxBodyBytes: number;
   corsOrigins: "*" | string[];
+  /** Serve `GET /mcp-loop/playground` (`MCP_LOOP_PLAYGROUND`; on locally, off when deployed). */
+  playground: boolean;
 }
 
 /** `MCP_LOOP_MAX_BODY_BYTES` and `MCP_LOOP_CORS_ORIGINS`. */
@@ -17,6 +19,7 @@ export function readHttp(reader: EnvReader): HttpConfig {
       max: 16_777_216,
     }),
     corsOrigins: readOrigins(reader),
+    playground: reader.bool("MCP_LOOP_PLAYGROUND", { fallback: !isDeployed(reader) }),
   };
 }
 
@@ -27,10 +30,7 @@ export function readHttp(reader: EnvReader): HttpConfig {
  */
 function readOrigins(reader: EnvReader): "*" | string[] {
   const raw = reader.string("MCP_LOOP_CORS_ORIGINS");
-  // `supabase functions serve` sets SUPABASE_URL to the local stack: still local.
-  const local = /^https?:\/\/(kong|localhost|127\.0\.0\.1|host\.docker\.internal)(:\d+)?\/?$/
-    .test(reader.string("SUPABASE_URL") ?? "");
-  if (raw === undefined) return hasSupabaseSettings(reader) && !local ? [] : "*";
+  if (raw === undefined) return isDeployed(reader) ? [] : "*";
   const entries = raw.split(",").map((origin) => origin.trim()).filter(Boolean);
   if (entries.includes("*")) return "*";
   return entries.flatMap((entry) => {

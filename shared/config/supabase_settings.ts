@@ -40,6 +40,17 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * Deployed: Supabase settings are present and they are not the local stack's
+ * (`supabase functions serve` sets SUPABASE_URL to it). Defaults that are
+ * convenient locally (CORS `*`, the playground) are off when deployed.
+ */
+export function isDeployed(reader: EnvReader): boolean {
+  const local = /^https?:\/\/(kong|localhost|127\.0\.0\.1|host\.docker\.internal)(:\d+)?\/?$/
+    .test(reader.string("SUPABASE_URL") ?? "");
+  return hasSupabaseSettings(reader) && !local;
+}
+
+/**
  * The project's API for tools that act as the caller: `SUPABASE_URL` and the
  * anon key (`SUPABASE_ANON_KEY`, or the default of `SUPABASE_PUBLISHABLE_KEYS`),
  * both set automatically on Supabase. Undefined when either is missing.

@@ -19,6 +19,8 @@ export interface RouterDeps {
   health: Handler;
   /** MCP Streamable HTTP (all methods). */
   mcp?: Handler;
+  /** The playground's files by name ("" for the page). */
+  playground?: (file: string) => Response;
   corsOrigins: "*" | string[];
   logger: Logger;
 }
@@ -68,6 +70,13 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
     app.all(`${base}/health`, () => methodNotAllowed(["GET", "OPTIONS"]));
     const mcp = deps.mcp;
     if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw, c.get("trace")));
+    const playground = deps.playground;
+    if (playground) {
+      app.get(`${base}/playground`, () => playground(""));
+      // The page's relative URLs need the path without a trailing slash.
+      app.get(`${base}/playground/`, (c) => c.redirect(`${base}/playground`, 301));
+      app.get(`${base}/playground/:file`, (c) => playground(c.req.param("file")));
+    }
   }
   app.notFound((c) => {
     c.get("trace").outcome = "NOT_FOUND";
@@ -76,7 +85,7 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
         "NOT_FOUND",
         `No route for ${c.req.method} ${
           new URL(c.req.url).pathname
-        }; use POST /mcp-loop, GET /mcp-loop/health or /mcp-loop/mcp`,
+        }; use POST /mcp-loop, GET /mcp-loop/health, /mcp-loop/mcp or GET /mcp-loop/playground`,
       ),
       { logger: deps.logger },
     );

@@ -1,0 +1,48 @@
+/** The playground's route: served locally, off when deployed unless enabled, and its assets current. */
+import assert from "node:assert/strict";
+import { buildAssets } from "../../shared/http/playground/build_assets.ts";
+import { testApp } from "../support/test_app.ts";
+
+const get = (path: string) => new Request(`http://localhost${path}`);
+const DEPLOYED = { SUPABASE_URL: "https://abc.supabase.co", MCP_LOOP_REQUIRE_AUTH: "false" };
+
+Deno.test("locally the playground page and its two scripts are served, from this origin only", async () => {
+  const { app } = testApp();
+  const page = await app.fetch(get("/mcp-loop/playground"));
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get("content-type")!, /text\/html/);
+  assert.match(page.headers.get("content-security-policy")!, /script-src 'self'/);
+  assert.match(await page.text(), /<script type="module" src="\.\/playground\/playground\.js">/);
+  for (const file of ["playground.js", "client.js"]) {
+    const res = await app.fetch(get(`/functions/v1/mcp-loop/playground/${file}`));
+    assert.equal(res.status, 200, file);
+    assert.match(res.headers.get("content-type")!, /text\/javascript/);
+    await res.body?.cancel();
+  }
+  const client = await (await app.fetch(get("/mcp-loop/playground/client.js"))).text();
+  assert.match(client, /export \{[^}]*createMcpLoopClient/);
+  assert.doesNotMatch(client, /https?:\/\/(cdn|unpkg|esm\.sh)/);
+  const slash = await app.fetch(get("/mcp-loop/playground/"));
+  assert.equal(slash.status, 301);
+  assert.equal(slash.headers.get("location"), "/mcp-loop/playground");
+  assert.equal((await app.fetch(get("/mcp-loop/playground/nope.js"))).status, 404);
+});
+
+Deno.test("deployed, the playground is off (404) unless MCP_LOOP_PLAYGROUND=true", async () => {
+  const off = testApp({}, DEPLOYED).app;
+  const res = await off.fetch(get("/mcp-loop/playground"));
+  assert.equal(res.status, 404);
+  assert.match((await res.json()).error.message, /MCP_LOOP_PLAYGROUND=true/);
+  const on = testApp({}, { ...DEPLOYED, MCP_LOOP_PLAYGROUND: "true" }).app;
+  assert.equal((await on.fetch(get("/mcp-loop/playground"))).status, 200);
+});
+
+Deno.test("assets.ts is up to date with index.html, playground.js and the client (deno task build:playground)", async () => {
+  const current = await Deno.readTextFile(
+    new URL("../../shared/http/playground/assets.ts", import.meta.url),
+  );
+  assert.ok(
+    current === await buildAssets(),
+    "run `deno task build:playground` and commit assets.ts",
+  );
+});
