@@ -102,6 +102,8 @@ const sessionId = z.string()
 
 /** The refinement loop types (seed 000). */
 export const LoopTypeName = z.enum(["plan", "spec", "build_plan", "build_code"]);
+/** A refinement loop type. */
+export type LoopTypeName = z.infer<typeof LoopTypeName>;
 
 /** Quality-driven refinement of a request: the loop to score each round against. */
 export const RefinementRequest = z.object({

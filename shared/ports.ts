@@ -1,10 +1,11 @@
 /**
  * The ports: small role-named interfaces the loop depends on. Adapters in
- * `shared/adapters/<tech>/` implement them; `shared/app.ts` chooses which.
+ * `shared/adapters/<tech>/` implement them; `shared/app/app.ts` chooses which.
  */
 import type {
   ActionResult,
   ChatRole,
+  LoopTypeName,
   MCPRequest,
   PlannedAction,
   ToolMetadata,
@@ -210,6 +211,10 @@ export interface ConversationStore {
    * assistant's reply (when there is one) and the audit rows of its tool calls.
    */
   saveTurn(input: SaveTurnInput): Promise<void>;
+  /** The caller's latest `limit` messages of one session, oldest first (no vectors). */
+  listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]>;
+  /** The caller's session ids that start with `prefix`, most recently used first. */
+  listSessions(caller: Caller, prefix: string, limit: number): Promise<string[]>;
 }
 
 /** Records audit rows of tool calls made outside a loop turn (over MCP). */
@@ -256,7 +261,7 @@ export interface Sql extends SqlTx {
 }
 
 /** A refinement loop's kind; each has its own quality threshold and iteration limit. */
-export type LoopType = "plan" | "spec" | "build_plan" | "build_code";
+export type LoopType = LoopTypeName;
 
 /** Where a refinement loop stands. */
 export type LoopStatus = "initialized" | "in_progress" | "refine" | "completed" | "user_input";
@@ -285,11 +290,10 @@ export interface RefinementStore {
   ): Promise<LoopState>;
   /** The caller's loop; throws LoopNotFoundError. */
   get(caller: Caller, id: string): Promise<LoopState>;
-  /**
-   * Applies `change` to the caller's loop atomically: concurrent updates of one
-   * loop run one after another, so none is lost.
-   */
+  /** Applies `change` to the caller's loop atomically: concurrent updates run one after another. */
   update(caller: Caller, id: string, change: (state: LoopState) => LoopState): Promise<LoopState>;
   /** The caller's most recent loops, newest first. */
   listRecent(caller: Caller, limit: number): Promise<LoopState[]>;
+  /** The caller's loop ids that start with `prefix`, newest first. */
+  findIds(caller: Caller, prefix: string, limit: number): Promise<string[]>;
 }

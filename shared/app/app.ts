@@ -4,14 +4,10 @@
  * a path does not need (PGlite, the OpenAI SDK, the MCP SDK) is imported on
  * first use.
  */
-import { type Authenticate, createAuthenticator } from "../auth/authenticator.ts";
+import { createAuthenticator } from "../auth/authenticator.ts";
 import { type Config, configSecrets } from "../config/config.ts";
 import { createRedactor } from "../log/redact.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
-import { createHealthHandler } from "../http/health_handler.ts";
-import { createLoopHandler } from "../http/loop_handler.ts";
-import { createPlaygroundHandler } from "../http/playground_handler.ts";
-import { createRouter, type Handler } from "../http/router.ts";
 import { McpLoopRunner } from "../loop/runner.ts";
 import type {
   AuditLog,
@@ -26,7 +22,7 @@ import type {
 import { ChatScorer } from "../refinement/chat_scorer.ts";
 import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
 import { createRefinementTools } from "../refinement/refinement_tools.ts";
-import { type LazySql, lazySql } from "../store/lazy_sql.ts";
+import { lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "../tools/finalize_summary.ts";
@@ -36,6 +32,7 @@ import { ToolPolicy } from "../tools/tool_policy.ts";
 import { ToolRegistry } from "../tools/tool_registry.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
+import { buildRouter, warnIfNoCors, warnIfOpen } from "./routes.ts";
 import { createToolServices } from "./tool_services.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
 import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
@@ -91,11 +88,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   });
   const registry = buildRegistry(config, models, overrides, { refinementStore, logger });
   const policy = new ToolPolicy(config.toolPolicy);
+  const conversations = overrides.store ?? createConversationStore(config, sql);
   const runner = new McpLoopRunner({
     registry,
     planner: overrides.planner ?? models.planner,
     embedder: overrides.embedder ?? models.embedder,
-    store: overrides.store ?? createConversationStore(config, sql),
+    store: conversations,
     logger,
     options: config.loop,
     policy,
@@ -114,6 +112,9 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     callTimeoutMs: config.loop.deadlineMs,
     policy,
     services,
+    conversations,
+    loops: refinementStore,
+    refinementSettings: config.refinement,
   };
   const remotes = connectRemoteServers(config, registry, logger);
   const embedder = overrides.embedder ?? models.embedder;
@@ -174,82 +175,6 @@ function buildRegistry(
   return registry;
 }
 
-/** The HTTP routes: the loop, health, and MCP (its SDK loaded on the first MCP request). */
-function buildRouter(
-  config: Config,
-  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe }: {
-    runner: McpLoopRunner;
-    mcp: McpServerDeps;
-    embeddingModel: string;
-    sql: LazySql;
-    remotes: Promise<RemoteToolSource[]>;
-    authenticate: Authenticate;
-    describe: () => Record<string, unknown>;
-  },
-) {
-  const { logger } = mcp;
-  return createRouter({
-    loop: createLoopHandler({
-      runner,
-      authenticate,
-      embeddingModel,
-      maxBodyBytes: config.http.maxBodyBytes,
-      logger,
-    }),
-    health: createHealthHandler({
-      logger,
-      database: () => sql.ready(),
-      describe,
-      checks: async () =>
-        Object.fromEntries((await remotes).map((source) => {
-          const status = source.status();
-          return [`remote:${status.name}`, status];
-        })),
-    }),
-    mcp: lazyHandler(async () => {
-      const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
-      return createMcpHttpHandler({
-        ...mcp,
-        authenticate,
-        allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
-        // Origins allowed to call the function from a browser may call its MCP endpoint too.
-        allowedOrigins: new Set([
-          ...config.mcp.allowedOrigins,
-          ...(config.http.corsOrigins === "*" ? [] : config.http.corsOrigins),
-        ]),
-        maxBodyBytes: config.http.maxBodyBytes,
-      });
-    }),
-    playground: createPlaygroundHandler({ enabled: config.http.playground }),
-    corsOrigins: config.http.corsOrigins,
-    logger,
-  });
-}
-
-/**
- * Authentication left optional on a shared database or a Supabase project (only
- * MCP_LOOP_REQUIRE_AUTH=false does that there): anyone can call the function.
- */
-function warnIfOpen(config: Config, logger: Logger): void {
-  const { required, jwtSecret, jwks, jwksUrl } = config.auth;
-  const shared = config.database.kind === "postgres" || Boolean(jwtSecret || jwks || jwksUrl);
-  if (shared && !required) {
-    logger.warn(
-      "authentication is optional: requests without a credential run as the anonymous caller and share its data; set MCP_LOOP_REQUIRE_AUTH=true (or MCP_LOOP_API_KEYS) unless that is intended",
-    );
-  }
-}
-
-/** Deployed with no CORS origins configured, browsers on other origins cannot call the function. */
-function warnIfNoCors(config: Config, logger: Logger): void {
-  const origins = config.http.corsOrigins;
-  if (origins !== "*" && origins.length === 0) {
-    logger.info(
-      "no CORS origins are allowed (the default once Supabase settings are present): browser apps on other origins cannot call this function; set MCP_LOOP_CORS_ORIGINS=https://your.app (comma-separated) to allow them",
-    );
-  }
-}
-
 /** Starts connecting the configured remote MCP servers (the MCP SDK is loaded only when there are some). */
 async function connectRemoteServers(
   config: Config,
@@ -273,13 +198,4 @@ async function connectRemoteServers(
     void source.connect();
     return source;
   });
-}
-
-/** A handler built on its first request (so its imports load only when the path is used). */
-function lazyHandler(build: () => Promise<Handler>): Handler {
-  let handler: Promise<Handler> | undefined;
-  return async (req, trace) => {
-    handler ??= build();
-    return (await handler)(req, trace);
-  };
 }

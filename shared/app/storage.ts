@@ -53,5 +53,9 @@ export function createConversationStore(config: Config, sql: Sql): ConversationS
   return {
     loadContext: async (input) => (await load()).loadContext(input),
     saveTurn: async (input) => (await load()).saveTurn(input),
+    listMessages: async (caller, sessionId, limit) =>
+      (await load()).listMessages(caller, sessionId, limit),
+    listSessions: async (caller, prefix, limit) =>
+      (await load()).listSessions(caller, prefix, limit),
   };
 }

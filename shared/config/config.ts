@@ -15,6 +15,7 @@ import { type HttpConfig, readHttp } from "./http_config.ts";
 import { readLoop, readMemory, readRefinement, readToolPolicy } from "./loop_config.ts";
 import { type McpConfig, readMcp } from "./mcp_config.ts";
 import { type ModelConfig, readModels } from "./model_config.ts";
+import { type OAuthConfig, readOAuth } from "./oauth_config.ts";
 import { type DatabaseConfig, readDatabase, readStore, type StoreConfig } from "./store_config.ts";
 import { readSupabaseApi } from "./supabase_settings.ts";
 
@@ -36,6 +37,8 @@ export interface Config {
   /** Quality threshold and iteration limit per refinement loop type. */
   refinement: Record<LoopType, LoopSettings>;
   mcp: McpConfig;
+  /** Sign-in discovery for MCP clients (RFC 9728 protected-resource metadata). */
+  oauth: OAuthConfig;
   /** Which tools each request mode and each caller may use (`MCP_LOOP_TOOL_POLICY`). */
   toolPolicy: ToolPolicyRules;
   logLevel: LogLevel;
@@ -74,6 +77,7 @@ export function loadConfig(env: Env): Config {
     models: readModels(reader),
     refinement: readRefinement(reader),
     mcp: readMcp(reader),
+    oauth: readOAuth(reader),
     toolPolicy: readToolPolicy(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",

@@ -8,6 +8,7 @@ import { cors } from "hono/cors";
 import { AppError } from "../errors.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
+import { METADATA_PATH } from "./protected_resource.ts";
 import { errorResponse } from "./responses.ts";
 
 /** A request handler; under the router it gets the request's trace. */
@@ -21,6 +22,8 @@ export interface RouterDeps {
   mcp?: Handler;
   /** The playground's files by name ("" for the page). */
   playground?: (file: string) => Response;
+  /** The MCP endpoint's protected-resource metadata (RFC 9728), when sign-in discovery is on. */
+  protectedResource?: (req: Request) => Response;
   corsOrigins: "*" | string[];
   logger: Logger;
 }
@@ -70,6 +73,12 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
     app.all(`${base}/health`, () => methodNotAllowed(["GET", "OPTIONS"]));
     const mcp = deps.mcp;
     if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw, c.get("trace")));
+    const metadata = deps.protectedResource;
+    if (metadata) {
+      app.get(`${base}${METADATA_PATH}`, (c) => metadata(c.req.raw));
+      // Where RFC 9728 puts it for a resource on a path, for clients that look there first.
+      app.get(`${METADATA_PATH}${base}/mcp`, (c) => metadata(c.req.raw));
+    }
     const playground = deps.playground;
     if (playground) {
       app.get(`${base}/playground`, () => playground(""));

@@ -1,11 +1,19 @@
 /**
- * `/mcp-loop/mcp`: MCP Streamable HTTP with the SDK's web-standard transport,
- * stateless with JSON responses (a fresh server and transport per request,
- * built from the registry). Before the SDK sees a request, the Host and Origin
- * headers are checked against an allow-list (DNS-rebinding protection) and the
- * caller is authenticated; the caller's identity then scopes the tools.
+ * `/mcp-loop/mcp`: MCP Streamable HTTP with the official SDK (v2), stateless,
+ * for both protocol eras on one endpoint: 2026-07-28 requests (per-request
+ * `_meta` envelope, `server/discover`, `Mcp-Method`/`Mcp-Name` header checks)
+ * through the SDK's `createMcpHandler`, and 2025-11-25 requests (`initialize`
+ * first) through its streamable HTTP transport with JSON answers — a fresh
+ * server per request either way. Before the SDK sees a request, the Host and
+ * Origin headers are checked (DNS-rebinding protection) and the caller is
+ * authenticated; the caller's identity then scopes tools, resources and
+ * prompts.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { Authenticate } from "../auth/authenticator.ts";
 import { bearerChallenge } from "../auth/bearer_challenge.ts";
 import { AppError, JSON_RPC_CODE, toAppError } from "../errors.ts";
@@ -13,9 +21,10 @@ import { readJsonBody } from "../http/json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json_depth.ts";
 import { type RequestTrace, startTrace } from "../http/request_trace.ts";
 import { withLogFields } from "../log/log_fields.ts";
-import type { Logger } from "../ports.ts";
+import type { Caller, Logger } from "../ports.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
+import { checkParams } from "./mcp_params.ts";
 
 /** What the MCP endpoint needs. */
 export interface McpHttpDeps extends McpServerDeps {
@@ -26,48 +35,46 @@ export interface McpHttpDeps extends McpServerDeps {
   allowedOrigins: ReadonlySet<string>;
   maxBodyBytes: number;
   logger: Logger;
+  /** The protected-resource metadata URL for 401 challenges (RFC 9728), when OAuth sign-in is offered. */
+  resourceMetadataUrl?: (req: Request) => string;
+}
+
+/** One request's server inputs, carried to the SDK's factory in `authInfo.extra`. */
+interface RequestScope {
+  deps: McpServerDeps;
+  caller: Caller;
 }
 
 /** Builds the `/mcp-loop/mcp` handler. */
 export function createMcpHttpHandler(
   deps: McpHttpDeps,
 ): (req: Request, trace?: RequestTrace) => Promise<Response> {
+  const modern = createMcpHandler(
+    (ctx) => {
+      const scope = ctx.authInfo?.extra?.scope as RequestScope;
+      return createMcpServer(scope.deps, scope.caller);
+    },
+    { legacy: "reject", responseMode: "json" },
+  );
   return async (req, trace = startTrace(req)) => {
     const refused = checkHostAndOrigin(req, deps);
     if (refused) {
       trace.outcome = "FORBIDDEN";
       return refused;
     }
-    let caller;
+    let caller: Caller;
     try {
       caller = await deps.authenticate(req);
       trace.caller = caller.owner;
     } catch (error) {
-      // 401 with a Bearer challenge for a bad credential; 503 when the signing keys are unreachable.
-      const refusal = toAppError(error);
-      trace.outcome = refusal.code;
-      if (refusal.status >= 500) {
-        deps.logger.error("authentication failed", {
-          code: refusal.code,
-          message: refusal.message,
-        });
-      }
-      return jsonRpcError(
-        refusal.status,
-        JSON_RPC_CODE[refusal.code],
-        refusal.message,
-        refusal.status === 401 ? { "www-authenticate": bearerChallenge(refusal) } : {},
-        { code: refusal.code },
-      );
+      return authRefusal(error, req, deps, trace);
     }
     if (req.method !== "POST") {
       return jsonRpcError(
         405,
         -32000,
         "This MCP endpoint is stateless: send JSON-RPC requests with POST",
-        {
-          allow: "POST, OPTIONS",
-        },
+        { allow: "POST, OPTIONS" },
       );
     }
     let body: unknown;
@@ -77,21 +84,59 @@ export function createMcpHttpHandler(
       return envelopeError(error);
     }
     describeCall(body, trace);
-    const logger = withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner });
-    const onOutcome = (code: string) => trace.outcome = code;
-    const server = createMcpServer({ ...deps, logger, onOutcome }, caller);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: deps.maxBodyBytes,
-    });
-    await server.connect(transport);
-    // No close() afterwards: with JSON responses and no session, the transport keeps
-    // nothing once it has answered (no stream, no timer), and both objects are garbage.
-    // Closing only built and threw away a "connection closed" error per request (7% of
-    // the CPU under load).
-    return await transport.handleRequest(req, { parsedBody: body });
+    const requestDeps: McpServerDeps = {
+      ...deps,
+      logger: withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner }),
+      onOutcome: (code: string) => trace.outcome = code,
+    };
+    const authInfo = {
+      token: "",
+      clientId: caller.owner,
+      scopes: [],
+      extra: { scope: { deps: requestDeps, caller } satisfies RequestScope },
+    };
+    if (await isLegacyRequest(req, body)) {
+      const server = createMcpServer(requestDeps, caller);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        maxRequestBodySize: deps.maxBodyBytes,
+      });
+      await server.connect(transport);
+      // No close() afterwards: with JSON responses and no session the transport keeps
+      // nothing once it has answered, and closing cost CPU for nothing under load.
+      return await transport.handleRequest(req, { parsedBody: body, authInfo });
+    }
+    return await modern.fetch(req, { parsedBody: body, authInfo });
   };
+}
+
+/** The 401 (or 503 when the signing keys are unreachable) of a refused credential. */
+function authRefusal(
+  error: unknown,
+  req: Request,
+  deps: McpHttpDeps,
+  trace: RequestTrace,
+): Response {
+  const refusal = toAppError(error);
+  trace.outcome = refusal.code;
+  if (refusal.status >= 500) {
+    deps.logger.error("authentication failed", { code: refusal.code, message: refusal.message });
+  }
+  const challenge = refusal.status === 401
+    ? {
+      "www-authenticate": bearerChallenge(refusal, {
+        resourceMetadata: deps.resourceMetadataUrl?.(req),
+      }),
+    }
+    : undefined;
+  return jsonRpcError(
+    refusal.status,
+    JSON_RPC_CODE[refusal.code],
+    refusal.message,
+    challenge,
+    { code: refusal.code },
+  );
 }
 
 /**
@@ -119,12 +164,8 @@ function checkEnvelope(body: unknown): unknown {
         'Invalid Request: each message must be a JSON-RPC 2.0 object with "jsonrpc": "2.0" and a "method"',
       );
     }
-    if (
-      "params" in m &&
-      (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))
-    ) {
-      throw new AppError("BAD_REQUEST", "Invalid Request: MCP params must be an object");
-    }
+    const problem = checkParams(m);
+    if (problem) throw new AppError("VALIDATION_FAILED", problem, { details: { id: m.id } });
   }
   return body;
 }
@@ -138,6 +179,8 @@ function envelopeError(error: unknown): Response {
       return jsonRpcError(400, -32700, `Parse error: ${appError.message}`);
     case "PAYLOAD_TOO_LARGE":
       return jsonRpcError(413, -32600, appError.message);
+    case "VALIDATION_FAILED":
+      return jsonRpcError(400, -32602, appError.message, {}, undefined, idOf(appError.details));
     case "UNSUPPORTED_MEDIA_TYPE":
       return jsonRpcError(415, -32000, appError.message);
     default:
@@ -191,6 +234,12 @@ export function hostnameOf(hostHeader: string): string | undefined {
   return /^[a-z0-9.-]+$/.test(name) ? name : undefined;
 }
 
+/** The request id in an error's details, when it is a valid JSON-RPC id. */
+function idOf(details: unknown): string | number | null {
+  const id = (details as { id?: unknown } | undefined)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
 /** A JSON-RPC error body for refusals made before the SDK sees the request. */
 function jsonRpcError(
   status: number,
@@ -198,9 +247,10 @@ function jsonRpcError(
   message: string,
   headers: HeadersInit = {},
   data?: unknown,
+  id: string | number | null = null,
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id: null }), {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
     status,
     headers: { "content-type": "application/json", ...headers },
   });

@@ -1,14 +1,19 @@
 /**
- * A remote MCP server as a tool source: connects with the SDK client over
- * Streamable HTTP (sessions included), registers each remote tool as
+ * A remote MCP server as a tool source: connects with the official SDK's v2
+ * client over Streamable HTTP — negotiating the era (2026-07-28 through
+ * `server/discover`, else the 2025-11-25 `initialize` handshake, sessions
+ * included) — registers each remote tool as
  * `<name>__<tool>` with its JSON Schema, forwards calls and their errors,
  * refreshes the cached list on `notifications/tools/list_changed` and on every
  * reconnect. A server that is down never blocks start-up or the loop: its tools
  * are absent, `status()` says why, and it is retried with backoff.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  Client,
+  StreamableHTTPClientTransport,
+  type Tool,
+} from "@modelcontextprotocol/client";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
 import { z } from "zod";
 import type { RemoteServerConfig } from "../config/mcp_config.ts";
@@ -17,7 +22,7 @@ import type { Logger } from "../ports.ts";
 import { redactKeyShapes } from "../log/redact.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
-import { SERVER_INFO } from "./mcp_server.ts";
+import { SERVER_INFO } from "./server_info.ts";
 
 /** What `health` shows for a remote server. */
 export interface RemoteSourceStatus {
@@ -111,6 +116,7 @@ export class RemoteToolSource {
     const client = new Client(SERVER_INFO, {
       capabilities: {},
       jsonSchemaValidator: createJsonSchemaValidator(),
+      versionNegotiation: { mode: "auto" },
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.#refresh(client) },
       },
@@ -147,8 +153,10 @@ export class RemoteToolSource {
       const tools: Tool[] = [];
       let cursor: string | undefined;
       do {
+        // Always from the server: a list_changed notification means the cached list is stale.
         const page = await client.listTools(cursor ? { cursor } : undefined, {
           timeout: this.#callTimeoutMs,
+          cacheMode: "refresh",
         });
         tools.push(...page.tools);
         cursor = page.nextCursor;
@@ -196,7 +204,7 @@ export class RemoteToolSource {
     }
     let result: CallToolResult;
     try {
-      result = await client.callTool({ name: tool, arguments: args }, undefined, {
+      result = await client.callTool({ name: tool, arguments: args }, {
         signal,
         timeout: this.#callTimeoutMs,
       }) as CallToolResult;

@@ -1,21 +1,69 @@
 /**
  * The registry over MCP's stdio transport, for desktop clients (Claude Desktop,
- * Cursor, ...): one long-lived server for the one client on stdin/stdout. Logs
- * go to stderr; stdout carries only the protocol.
+ * Cursor, ...): the SDK's `serveStdio` pins the connection to the era its
+ * first message speaks (2026-07-28 or 2025-11-25) and serves it from one
+ * server instance. Logs go to stderr; stdout carries only the protocol. The
+ * returned promise settles when the client closes stdin (or `stop` is called),
+ * so the entry can flush, close the database and exit.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { App } from "../app/app.ts";
-import { ANONYMOUS } from "../ports.ts";
-import { createMcpServer } from "./mcp_server.ts";
+import {
+  serveStdio as serveSdkStdio,
+  StdioServerTransport,
+} from "@modelcontextprotocol/server/stdio";
+import type { Server } from "@modelcontextprotocol/server";
+import { ANONYMOUS, type Caller } from "../ports.ts";
+import type { ToolRegistry } from "../tools/tool_registry.ts";
+import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
 
-/** Serves `app`'s registry on stdin/stdout until the client disconnects. */
-export async function serveStdio(app: App): Promise<void> {
-  const server = createMcpServer(app.mcp, ANONYMOUS);
-  const unsubscribe = app.registry.subscribe(() => {
-    void server.sendToolListChanged().catch(() => {});
+/** A running stdio server. */
+export interface StdioServing {
+  /** Settles once the connection has ended (stdin closed, or `stop`). */
+  closed: Promise<void>;
+  /** Ends the connection. */
+  stop(): Promise<void>;
+}
+
+/** Serves the registry on stdin/stdout as `caller` (the local user: anonymous by default). */
+export function serveStdio(
+  { mcp, registry }: { mcp: McpServerDeps; registry: ToolRegistry },
+  { caller = ANONYMOUS, transport = new StdioServerTransport() }: {
+    caller?: Caller;
+    transport?: StdioServerTransport;
+  } = {},
+): StdioServing {
+  let ended!: () => void;
+  const closed = new Promise<void>((resolve) => ended = resolve);
+  watchClose(transport, () => ended());
+  const servers = new Set<Server>();
+  // A long-lived connection can be told when tools come and go (remote servers).
+  const unsubscribe = registry.subscribe(() => {
+    for (const server of servers) void server.sendToolListChanged().catch(() => {});
   });
-  const closed = new Promise<void>((resolve) => server.onclose = resolve);
-  await server.connect(new StdioServerTransport());
-  await closed;
-  unsubscribe();
+  const handle = serveSdkStdio(() => {
+    const server = createMcpServer(mcp, caller, { listChanged: true });
+    servers.add(server);
+    server.onclose = () => servers.delete(server);
+    return server;
+  }, { transport, onerror: (error) => mcp.logger.warn("stdio: " + error.message) });
+  closed.then(unsubscribe);
+  return {
+    closed,
+    stop: async () => {
+      await handle.close();
+      ended();
+    },
+  };
+}
+
+/** Calls `onClose` when the transport closes, keeping the SDK's own close handler working. */
+function watchClose(transport: StdioServerTransport, onClose: () => void): void {
+  let sdkHandler: (() => void) | undefined;
+  Object.defineProperty(transport, "onclose", {
+    configurable: true,
+    get: () => () => {
+      sdkHandler?.();
+      onClose();
+    },
+    set: (handler: (() => void) | undefined) => sdkHandler = handler,
+  });
 }

@@ -5,6 +5,7 @@
  */
 import type {
   AuditEvent,
+  Caller,
   ConversationContext,
   ConversationStore,
   LoadContextInput,
@@ -96,6 +97,41 @@ export class SqlConversationStore implements ConversationStore {
         ],
       ));
   }
+
+  async listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]> {
+    const rows = await asCaller(
+      this.#sql,
+      caller,
+      (db) =>
+        db.query<Omit<ContextRow, "kind" | "similarity">>(
+          "select id, session_id, role, content, created_at from public.list_chat_messages($1, $2, $3)",
+          [toSafeText(sessionId), caller.owner, limit],
+        ),
+    );
+    return rows.map(toStoredMessage);
+  }
+
+  async listSessions(caller: Caller, prefix: string, limit: number): Promise<string[]> {
+    const rows = await asCaller(this.#sql, caller, (db) =>
+      db.query<{ session_id: string }>(
+        "select session_id from public.list_chat_sessions($1, $2, $3)",
+        [caller.owner, toSafeText(prefix), limit],
+      ));
+    return rows.map((row) => row.session_id);
+  }
+}
+
+/** A message row as the loop sees it. */
+export function toStoredMessage(
+  row: Pick<ContextRow, "id" | "session_id" | "role" | "content" | "created_at">,
+): StoredMessage {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    role: row.role,
+    content: row.content,
+    createdAt: toIso(row.created_at),
+  };
 }
 
 /**
@@ -107,13 +143,7 @@ export function contextFromRows(rows: readonly ContextRow[]): ConversationContex
   const recentMessages: StoredMessage[] = [];
   const semanticMatches: SemanticMatch[] = [];
   for (const row of rows) {
-    const message: StoredMessage = {
-      id: row.id,
-      sessionId: row.session_id,
-      role: row.role,
-      content: row.content,
-      createdAt: toIso(row.created_at),
-    };
+    const message = toStoredMessage(row);
     if (row.kind === "recent") recentMessages.push(message);
     else semanticMatches.push({ ...message, similarity: Number(row.similarity) });
   }

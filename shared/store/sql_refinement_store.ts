@@ -119,6 +119,16 @@ export class SqlRefinementStore implements RefinementStore {
       ));
     return rows.map(toState);
   }
+
+  async findIds(caller: Caller, prefix: string, limit: number): Promise<string[]> {
+    const rows = await asCaller(this.#sql, caller, (db) =>
+      db.query<{ id: string }>(
+        `select id from public.refinement_loops where owner = $1 and starts_with(id, $2)
+         order by seq desc limit $3`,
+        [caller.owner, prefix, limit],
+      ));
+    return rows.map((row) => row.id);
+  }
 }
 
 function toState(row: LoopRow): LoopState {

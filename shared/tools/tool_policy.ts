@@ -69,6 +69,11 @@ export class ToolPolicy {
       : `Tool "${tool}" is not permitted ${by}; the tool policy (MCP_LOOP_TOOL_POLICY) decides which tools each mode and caller may use`;
   }
 
+  /** The caller rule that decides for `caller` (its owner's, else its role's), if any. */
+  callerRule(caller: Caller): string | undefined {
+    return callerRuleName(caller, this.#callers);
+  }
+
   /** The entries of `tools` that `subject` may use. */
   filter<T extends { name: string }>(tools: readonly T[], subject: PolicySubject): T[] {
     if (this.open) return [...tools];

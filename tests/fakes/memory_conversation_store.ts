@@ -74,6 +74,25 @@ export class MemoryConversationStore implements ConversationStore {
     return Promise.resolve();
   }
 
+  listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]> {
+    const session = this.rows.filter((row) =>
+      row.owner === caller.owner && row.sessionId === sessionId
+    );
+    return Promise.resolve(limit > 0 ? session.slice(-limit).map(strip) : []);
+  }
+
+  listSessions(caller: Caller, prefix: string, limit: number): Promise<string[]> {
+    const latest = new Map<string, number>();
+    for (const row of this.rows) {
+      if (row.owner === caller.owner && row.sessionId.startsWith(prefix)) {
+        latest.set(row.sessionId, row.seq);
+      }
+    }
+    return Promise.resolve(
+      [...latest].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([id]) => id),
+    );
+  }
+
   #add(
     caller: Caller,
     sessionId: string,

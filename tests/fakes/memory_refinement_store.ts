@@ -75,4 +75,9 @@ export class MemoryRefinementStore implements RefinementStore {
     );
     return Promise.resolve(structuredClone(mine.reverse().slice(0, limit)));
   }
+
+  async findIds(caller: Caller, prefix: string, limit: number): Promise<string[]> {
+    const recent = await this.listRecent(caller, Infinity);
+    return recent.map((loop) => loop.id).filter((id) => id.startsWith(prefix)).slice(0, limit);
+  }
 }

@@ -136,7 +136,11 @@ Deno.test("with Supabase settings present, a request without a token gets 401 AU
       }),
     );
     assert.equal(mcp.status, 401);
-    assert.equal(mcp.headers.get("www-authenticate"), 'Bearer realm="mcp-loop"');
+    // The MCP endpoint also says where to sign in (RFC 9728): Supabase Auth of this project.
+    assert.equal(
+      mcp.headers.get("www-authenticate"),
+      'Bearer realm="mcp-loop", resource_metadata="https://project-ref.supabase.co/functions/v1/mcp-loop/.well-known/oauth-protected-resource"',
+    );
     const { error } = await mcp.json();
     assert.deepEqual([error.code, error.data.code], [-32001, "AUTH_REQUIRED"]);
   } finally {

@@ -77,14 +77,19 @@ Deno.test("malformed JSON-RPC gets the right error codes", async () => {
     params: { name: 42 },
   });
   assert.equal(badParams.json.error.code, -32602);
+  assert.equal(
+    badParams.json.error.message,
+    'Invalid params: tools/call needs "name", the name of a tool from tools/list (got a number)',
+  );
+  // Arguments that fail the tool's schema are the tool's error, for the model to fix.
   const badArgs = await send({
     jsonrpc: "2.0",
     id: 3,
     method: "tools/call",
     params: { name: "get_loop_status", arguments: { loop_id: 7 } },
   });
-  assert.equal(badArgs.json.error.code, -32602);
-  assert.match(badArgs.json.error.message, /loop_id/);
+  assert.equal(badArgs.json.result.isError, true);
+  assert.match(badArgs.json.result.content[0].text, /loop_id/);
   const notRpc = await send({ hello: "world" });
   assert.deepEqual([notRpc.status, notRpc.json.error.code], [400, -32600]);
   const emptyBatch = await send([]);

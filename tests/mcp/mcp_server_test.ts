@@ -86,20 +86,18 @@ Deno.test("a tool's failure is an isError result with a clear text", async () =>
   await client.close();
 });
 
-Deno.test("invalid params are JSON-RPC -32602 naming the argument", async () => {
+Deno.test("invalid arguments are a tool error naming every bad field, so the model can fix them (SEP-1303)", async () => {
   const client = await inMemoryClient(await mcpApp());
-  await assert.rejects(
-    client.callTool({
-      name: "decide_loop_next_action",
-      arguments: { loop_id: "a1b2c3d4", current_score: 101 },
-    }),
-    (e: RpcError) => {
-      assert.ok(e instanceof McpError);
-      assert.equal(e.code, ErrorCode.InvalidParams);
-      assert.match(e.message, /current_score: current_score must be an integer from 0 to 100/);
-      return true;
-    },
-  );
+  const result = await client.callTool({
+    name: "decide_loop_next_action",
+    arguments: { loop_id: "A1", current_score: 101 },
+  });
+  assert.equal(result.isError, true);
+  const text = (result.content as { text: string }[])[0].text;
+  assert.match(text, /^Invalid arguments for tool "decide_loop_next_action": /);
+  assert.match(text, /loop_id: loop_id is the 8 lowercase hex characters/);
+  assert.match(text, /current_score: current_score must be an integer from 0 to 100/);
+  assert.match(text, /Fix them and call again/);
   await client.close();
 });
 
@@ -120,7 +118,8 @@ Deno.test("every MCP tool call is audited in mcp_events with caller, input, outp
   const client = await inMemoryClient(app, caller);
   await client.callTool({ name: "initialize_refinement_loop", arguments: { loop_type: "plan" } });
   await client.callTool({ name: "get_loop_status", arguments: { loop_id: "00000000" } });
-  await assert.rejects(client.callTool({ name: "get_loop_status", arguments: { loop_id: 7 } }));
+  const refused = await client.callTool({ name: "get_loop_status", arguments: { loop_id: 7 } });
+  assert.equal(refused.isError, true);
   await app.mcp.audit.flush();
   const rows = await (await sharedPglite()).query<
     {

@@ -91,4 +91,17 @@ export function refinementStoreSuite(name: string, makeStore: RefinementStoreFac
     const listed = await store.listRecent(caller, 10);
     assert.deepEqual(listed.map((l) => l.id), ids.reverse().slice(0, 10));
   });
+
+  Deno.test(`${name}: findIds completes the caller's loop ids by prefix, newest first`, async () => {
+    // Ids are unique across callers in the shared database: a random prefix keeps this test's apart.
+    const hex = () => crypto.randomUUID().replaceAll("-", "").slice(0, 4);
+    const [ab, cd] = [hex(), hex()];
+    const ids = [`${ab}0001`, `${ab}0002`, `${cd}0003`];
+    const store = await makeStore({ newId: () => ids.shift() ?? `${hex()}${hex()}` });
+    const caller = owner();
+    for (let i = 0; i < 3; i++) await store.create(caller, spec);
+    assert.deepEqual(await store.findIds(caller, ab, 100), [`${ab}0002`, `${ab}0001`]);
+    assert.deepEqual(await store.findIds(caller, "", 2), [`${cd}0003`, `${ab}0002`]);
+    assert.deepEqual(await store.findIds(owner(), ab, 100), []);
+  });
 }

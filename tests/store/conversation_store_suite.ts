@@ -196,4 +196,34 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     );
     assert.equal(semanticMatches[0]?.content, "my favourite database is postgres with pgvector");
   });
+
+  Deno.test(`${name}: a session's messages list oldest first, only the caller's, and sessions by prefix`, async () => {
+    const store = await makeStore();
+    const [alice, bob] = [user(), user()];
+    const tag = crypto.randomUUID().slice(0, 8);
+    await say(store, alice, `${tag}-a`, "first", "reply one");
+    await say(store, alice, `${tag}-b`, "second");
+    await say(store, alice, `${tag}-a`, "third");
+    await say(store, bob, `${tag}-a`, "bob's own words");
+
+    const messages = await store.listMessages(alice, `${tag}-a`, 100);
+    assert.deepEqual(messages.map((m) => [m.role, m.content]), [
+      ["user", "first"],
+      ["assistant", "reply one"],
+      ["user", "third"],
+    ]);
+    assert.deepEqual(messages[0].sessionId, `${tag}-a`);
+    assert.deepEqual((await store.listMessages(alice, `${tag}-a`, 2)).map((m) => m.content), [
+      "reply one",
+      "third",
+    ]);
+    assert.deepEqual(await store.listMessages(alice, "no-such-session", 10), []);
+    // Most recently used first; another caller's sessions never show.
+    assert.deepEqual(await store.listSessions(alice, tag, 100), [`${tag}-a`, `${tag}-b`]);
+    assert.deepEqual(await store.listSessions(alice, `${tag}-b`, 100), [`${tag}-b`]);
+    assert.deepEqual(await store.listSessions(alice, tag, 1), [`${tag}-a`]);
+    assert.deepEqual(await store.listSessions(bob, tag, 100), [`${tag}-a`]);
+    // A prefix is text, not a pattern.
+    assert.deepEqual(await store.listSessions(alice, "%", 100), []);
+  });
 }

@@ -13,11 +13,13 @@ import type {
   ConversationStore,
   LoadContextInput,
   SaveTurnInput,
+  StoredMessage,
 } from "../../ports.ts";
 import {
   contextFromRows,
   DEFAULT_MEMORY_OPTIONS,
   type MemoryOptions,
+  toStoredMessage,
 } from "../../store/sql_conversation_store.ts";
 import { toJsonb, toSafeText, toVectorLiteral } from "../../store/sql_values.ts";
 
@@ -83,6 +85,26 @@ export class SupabaseConversationStore implements ConversationStore {
       })),
     });
     if (error) throw rpcError("store the conversation turn", error);
+  }
+
+  async listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]> {
+    const { data, error } = await this.#client(caller).rpc("list_chat_messages", {
+      p_session_id: toSafeText(sessionId),
+      p_owner: caller.owner,
+      p_limit: limit,
+    });
+    if (error) throw rpcError("list the session's messages", error);
+    return (data ?? []).map(toStoredMessage);
+  }
+
+  async listSessions(caller: Caller, prefix: string, limit: number): Promise<string[]> {
+    const { data, error } = await this.#client(caller).rpc("list_chat_sessions", {
+      p_owner: caller.owner,
+      p_prefix: toSafeText(prefix),
+      p_limit: limit,
+    });
+    if (error) throw rpcError("list the sessions", error);
+    return (data ?? []).map((row: { session_id: string }) => row.session_id);
   }
 
   #client(caller: Caller): SupabaseClient {

@@ -1,0 +1,106 @@
+/**
+ * The HTTP routes of the app: the loop, health, MCP (its SDK loaded on the
+ * first MCP request), the playground and the sign-in metadata; and the
+ * start-up warnings about settings that leave the function open.
+ */
+import type { Authenticate } from "../auth/authenticator.ts";
+import type { Config } from "../config/config.ts";
+import { createHealthHandler } from "../http/health_handler.ts";
+import { createLoopHandler } from "../http/loop_handler.ts";
+import { createPlaygroundHandler } from "../http/playground_handler.ts";
+import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
+import { createRouter, type Handler } from "../http/router.ts";
+import type { McpLoopRunner } from "../loop/runner.ts";
+import type { McpServerDeps } from "../mcp/mcp_server.ts";
+import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
+import type { Logger } from "../ports.ts";
+import type { LazySql } from "../store/lazy_sql.ts";
+
+/** The HTTP routes: the loop, health, and MCP (its SDK loaded on the first MCP request). */
+export function buildRouter(
+  config: Config,
+  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe }: {
+    runner: McpLoopRunner;
+    mcp: McpServerDeps;
+    embeddingModel: string;
+    sql: LazySql;
+    remotes: Promise<RemoteToolSource[]>;
+    authenticate: Authenticate;
+    describe: () => Record<string, unknown>;
+  },
+) {
+  const { logger } = mcp;
+  // Sign-in discovery where sign-in is needed and someone issues the tokens.
+  const signIn = config.auth.required && config.oauth.authorizationServers.length > 0;
+  return createRouter({
+    loop: createLoopHandler({
+      runner,
+      authenticate,
+      embeddingModel,
+      maxBodyBytes: config.http.maxBodyBytes,
+      logger,
+    }),
+    health: createHealthHandler({
+      logger,
+      database: () => sql.ready(),
+      describe,
+      checks: async () =>
+        Object.fromEntries((await remotes).map((source) => {
+          const status = source.status();
+          return [`remote:${status.name}`, status];
+        })),
+    }),
+    mcp: lazyHandler(async () => {
+      const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
+      return createMcpHttpHandler({
+        ...mcp,
+        authenticate,
+        allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
+        // Origins allowed to call the function from a browser may call its MCP endpoint too.
+        allowedOrigins: new Set([
+          ...config.mcp.allowedOrigins,
+          ...(config.http.corsOrigins === "*" ? [] : config.http.corsOrigins),
+        ]),
+        maxBodyBytes: config.http.maxBodyBytes,
+        resourceMetadataUrl: signIn ? (req) => resourceMetadataUrl(config.oauth, req) : undefined,
+      });
+    }),
+    protectedResource: signIn ? createProtectedResourceHandler(config.oauth) : undefined,
+    playground: createPlaygroundHandler({ enabled: config.http.playground }),
+    corsOrigins: config.http.corsOrigins,
+    logger,
+  });
+}
+
+/**
+ * Authentication left optional on a shared database or a Supabase project (only
+ * MCP_LOOP_REQUIRE_AUTH=false does that there): anyone can call the function.
+ */
+export function warnIfOpen(config: Config, logger: Logger): void {
+  const { required, jwtSecret, jwks, jwksUrl } = config.auth;
+  const shared = config.database.kind === "postgres" || Boolean(jwtSecret || jwks || jwksUrl);
+  if (shared && !required) {
+    logger.warn(
+      "authentication is optional: requests without a credential run as the anonymous caller and share its data; set MCP_LOOP_REQUIRE_AUTH=true (or MCP_LOOP_API_KEYS) unless that is intended",
+    );
+  }
+}
+
+/** Deployed with no CORS origins configured, browsers on other origins cannot call the function. */
+export function warnIfNoCors(config: Config, logger: Logger): void {
+  const origins = config.http.corsOrigins;
+  if (origins !== "*" && origins.length === 0) {
+    logger.info(
+      "no CORS origins are allowed (the default once Supabase settings are present): browser apps on other origins cannot call this function; set MCP_LOOP_CORS_ORIGINS=https://your.app (comma-separated) to allow them",
+    );
+  }
+}
+
+/** A handler built on its first request (so its imports load only when the path is used). */
+function lazyHandler(build: () => Promise<Handler>): Handler {
+  let handler: Promise<Handler> | undefined;
+  return async (req, trace) => {
+    handler ??= build();
+    return (await handler)(req, trace);
+  };
+}
