@@ -24,7 +24,7 @@ import { withLogFields } from "../log/log_fields.ts";
 import type { Caller, Logger } from "../ports.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
-import { checkParams } from "./mcp_params.ts";
+import { checkParams, claimsModernEra } from "./mcp_params.ts";
 
 /** What the MCP endpoint needs. */
 export interface McpHttpDeps extends McpServerDeps {
@@ -78,8 +78,11 @@ export function createMcpHttpHandler(
       );
     }
     let body: unknown;
+    let legacy: boolean;
     try {
-      body = checkEnvelope(await readJsonBody(req, { maxBytes: deps.maxBodyBytes }));
+      body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });
+      checkEnvelope(body, { modern: claimsModernEra(req, body) });
+      legacy = await isLegacyRequest(req, body);
     } catch (error) {
       return envelopeError(error);
     }
@@ -95,7 +98,7 @@ export function createMcpHttpHandler(
       scopes: [],
       extra: { scope: { deps: requestDeps, caller } satisfies RequestScope },
     };
-    if (await isLegacyRequest(req, body)) {
+    if (legacy) {
       const server = createMcpServer(requestDeps, caller);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -140,10 +143,10 @@ function authRefusal(
 }
 
 /**
- * The body as a JSON-RPC message or batch, or an error: JSON-RPC answers a value
- * that is not a request object (or an empty batch) with -32600 Invalid Request.
+ * Checks the body is a JSON-RPC message or batch (else -32600 Invalid Request),
+ * and that each request's params fit its method (else -32602, see mcp_params.ts).
  */
-function checkEnvelope(body: unknown): unknown {
+function checkEnvelope(body: unknown, { modern }: { modern: boolean }): void {
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length === 0) {
     throw new AppError("BAD_REQUEST", "Invalid Request: an empty batch");
@@ -164,10 +167,9 @@ function checkEnvelope(body: unknown): unknown {
         'Invalid Request: each message must be a JSON-RPC 2.0 object with "jsonrpc": "2.0" and a "method"',
       );
     }
-    const problem = checkParams(m);
+    const problem = checkParams(m, { modern });
     if (problem) throw new AppError("VALIDATION_FAILED", problem, { details: { id: m.id } });
   }
-  return body;
 }
 
 /** The JSON-RPC error for a body that could not be read or is not JSON-RPC. */

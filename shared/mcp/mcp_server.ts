@@ -39,6 +39,11 @@ export interface McpServerDeps {
   loops: RefinementStore;
   /** Threshold and iteration limit per loop type, for the `refine` prompt. */
   refinementSettings?: Readonly<Record<LoopType, LoopSettings>>;
+  /**
+   * Adds or replaces handlers after the built-in ones (the conformance
+   * fixture adds the suite's diagnostic tools this way).
+   */
+  extend?: (server: Server, scope: { deps: McpServerDeps; caller: Caller }) => void;
 }
 
 /** What the server is for, sent in `initialize` and `server/discover`. */
@@ -99,5 +104,6 @@ export function createMcpServer(
     "completion/complete",
     (request) => complete(deps, caller, request.params as CompletionRequest),
   );
+  deps.extend?.(server, { deps, caller });
   return server;
 }

@@ -1,0 +1,93 @@
+/**
+ * The official MCP conformance suite against the real endpoint on loopback:
+ * the 2025-11-25 scenarios with @modelcontextprotocol/conformance 0.1.16 and
+ * the 2026-07-28 ones with 0.2.0-alpha.12. The suite's CLI needs Node 22, so
+ * it runs under Deno (`deno run -A npm:@modelcontextprotocol/conformance@…`);
+ * the same commands are in docs/mcp.md. The server gets the suite's diagnostic
+ * tools (tests/support/conformance_tools.ts) and nothing else.
+ */
+import assert from "node:assert/strict";
+import { createAuthenticator } from "../../shared/auth/authenticator.ts";
+import { createMcpHttpHandler } from "../../shared/mcp/mcp_http_handler.ts";
+import { SILENT_LOGGER } from "../../shared/ports.ts";
+import { addDiagnosticTools } from "../support/conformance_tools.ts";
+import { mcpApp } from "../support/mcp_fixture.ts";
+
+const RUNS = [
+  ...["server-initialize", "ping", "tools-list", "dns-rebinding-protection"].map((scenario) => ({
+    version: "0.1.16",
+    scenario,
+    args: [] as string[],
+  })),
+  ...[
+    "server-stateless",
+    "tools-list",
+    "caching",
+    "sep-2164-resource-not-found",
+    "dns-rebinding-protection",
+    "http-header-validation",
+  ].map((scenario) => ({
+    version: "0.2.0-alpha.12",
+    scenario,
+    args: ["--spec-version", "2026-07-28"],
+  })),
+];
+
+Deno.test({
+  name: `the MCP conformance suite passes: ${RUNS.map((r) => r.scenario).join(", ")}`,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const app = await mcpApp();
+    const handler = createMcpHttpHandler({
+      ...app.mcp,
+      extend: addDiagnosticTools,
+      authenticate: createAuthenticator(),
+      allowedHosts: new Set(["localhost", "127.0.0.1"]),
+      allowedOrigins: new Set(),
+      maxBodyBytes: 1_048_576,
+      logger: SILENT_LOGGER,
+    });
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      (req) => handler(req),
+    );
+    const url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/mcp-loop/mcp`;
+    try {
+      const results = await Promise.all(RUNS.map(async ({ version, scenario, args }) => {
+        const output = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-A",
+            "--no-config",
+            "--no-lock",
+            `npm:@modelcontextprotocol/conformance@${version}`,
+            "server",
+            "--url",
+            url,
+            "--scenario",
+            scenario,
+            ...args,
+          ],
+          cwd: Deno.makeTempDirSync(),
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const text = new TextDecoder().decode(output.stdout).replace(/\x1b\[[0-9;]*m/g, "");
+        const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(text);
+        return { name: `${scenario} (${version})`, summary, text };
+      }));
+      const failing = results.filter(({ summary }) => !summary || summary[3] !== "0");
+      assert.deepEqual(
+        failing.map(({ name, text }) =>
+          `${name}: ${text.split("\n").filter((l) => /FAIL|Passed/.test(l)).join(" | ")}`
+        ),
+        [],
+      );
+      for (const { summary, name } of results) assert.ok(Number(summary![1]) > 0, name);
+    } finally {
+      await server.shutdown();
+      await app.close();
+    }
+  },
+});
