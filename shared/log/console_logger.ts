@@ -1,12 +1,14 @@
 /**
  * A `Logger` that writes one JSON line per entry, from a minimum level up:
- * debug and info with `console.log`, warnings with `console.warn`, errors with
- * `console.error`, so log viewers (Supabase's included) show each at its
- * severity. Every line passes through a redactor first, so a key or token that
- * slipped into an error message never reaches the log.
+ * debug and info to standard output (queued and written together, off the
+ * request's path; see line_writer.ts), warnings and errors at once to stderr
+ * — on Supabase's edge runtime through `console.log`/`warn`/`error`, so its
+ * log viewer shows each at its severity. Every line passes through a redactor
+ * first, so a key or token that slipped into an error message never reaches
+ * the log.
  */
-
 import type { Logger } from "../ports.ts";
+import { defaultSink } from "./line_writer.ts";
 import { redactKeyShapes } from "./redact.ts";
 
 /** Log verbosity (`MCP_LOOP_LOG_LEVEL`). */
@@ -17,13 +19,6 @@ export type EntryLevel = Exclude<LogLevel, "silent">;
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
-const BY_SEVERITY: Record<EntryLevel, (line: string) => void> = {
-  debug: (line) => console.log(line),
-  info: (line) => console.log(line),
-  warn: (line) => console.warn(line),
-  error: (line) => console.error(line),
-};
-
 /** Everything to stderr: for the stdio entry, whose stdout carries the protocol. */
 export const WRITE_TO_STDERR = (line: string): void => console.error(line);
 
@@ -31,7 +26,7 @@ export const WRITE_TO_STDERR = (line: string): void => console.error(line);
 export function createConsoleLogger(
   {
     level = "info",
-    write = (line: string, entryLevel: EntryLevel) => BY_SEVERITY[entryLevel](line),
+    write = defaultSink(),
     redact = redactKeyShapes,
   }: {
     level?: LogLevel;

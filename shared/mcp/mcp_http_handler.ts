@@ -11,7 +11,6 @@
  */
 import {
   createMcpHandler,
-  isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { Authenticate } from "../auth/authenticator.ts";
@@ -43,18 +42,20 @@ export interface McpHttpDeps extends McpServerDeps {
 interface RequestScope {
   deps: McpServerDeps;
   caller: Caller;
+  /** The methods the request calls: the server gets only their handlers. */
+  methods: string[];
 }
 
 /** Builds the `/mcp-loop/mcp` handler. */
 export function createMcpHttpHandler(
   deps: McpHttpDeps,
 ): (req: Request, trace?: RequestTrace) => Promise<Response> {
-  const modern = createMcpHandler(
+  const modernHandler = createMcpHandler(
     (ctx) => {
-      const scope = ctx.authInfo?.extra?.scope as RequestScope;
-      return createMcpServer(scope.deps, scope.caller);
+      const { deps, caller, methods } = ctx.authInfo?.extra?.scope as RequestScope;
+      return createMcpServer(deps, caller, { methods });
     },
-    { legacy: "reject", responseMode: "json" },
+    { legacy: "reject" },
   );
   return async (req, trace = startTrace(req)) => {
     const refused = checkHostAndOrigin(req, deps);
@@ -78,11 +79,11 @@ export function createMcpHttpHandler(
       );
     }
     let body: unknown;
-    let legacy: boolean;
+    let modern: boolean;
     try {
       body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });
-      checkEnvelope(body, { modern: claimsModernEra(req, body) });
-      legacy = await isLegacyRequest(req, body);
+      modern = claimsModernEra(req, body);
+      checkEnvelope(body, { modern });
     } catch (error) {
       return envelopeError(error);
     }
@@ -92,14 +93,15 @@ export function createMcpHttpHandler(
       logger: withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner }),
       onOutcome: (code: string) => trace.outcome = code,
     };
+    const methods = methodsOf(body);
     const authInfo = {
       token: "",
       clientId: caller.owner,
       scopes: [],
-      extra: { scope: { deps: requestDeps, caller } satisfies RequestScope },
+      extra: { scope: { deps: requestDeps, caller, methods } satisfies RequestScope },
     };
-    if (legacy) {
-      const server = createMcpServer(requestDeps, caller);
+    if (!modern) {
+      const server = createMcpServer(requestDeps, caller, { methods });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -110,7 +112,7 @@ export function createMcpHttpHandler(
       // nothing once it has answered, and closing cost CPU for nothing under load.
       return await transport.handleRequest(req, { parsedBody: body, authInfo });
     }
-    return await modern.fetch(req, { parsedBody: body, authInfo });
+    return await modernHandler.fetch(req, { parsedBody: body, authInfo });
   };
 }
 
@@ -234,6 +236,12 @@ export function hostnameOf(hostHeader: string): string | undefined {
   const colon = host.lastIndexOf(":");
   const name = colon === -1 ? host : host.slice(0, colon);
   return /^[a-z0-9.-]+$/.test(name) ? name : undefined;
+}
+
+/** The methods a message or batch calls. */
+function methodsOf(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => typeof m?.method === "string" ? [m.method] : []);
 }
 
 /** The request id in an error's details, when it is a valid JSON-RPC id. */

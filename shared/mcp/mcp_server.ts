@@ -66,15 +66,35 @@ const CACHE_HINTS = {
   "server/discover": { ttlMs: 300_000, cacheScope: "public" },
 } as const;
 
+// deno-lint-ignore no-explicit-any
+type Handler = (request: any, ctx: any) => unknown;
+
+/** Each method's handler, for one caller. */
+const HANDLERS: Record<string, (deps: McpServerDeps, caller: Caller) => Handler> = {
+  "tools/list": (deps, caller) => () => ({ tools: listToolsFor(deps, caller) }),
+  "tools/call": (deps, caller) => (request, ctx) =>
+    callTool(deps, caller, request.params, ctx.mcpReq.signal),
+  "resources/list": (deps, caller) => () => listResources(deps, caller),
+  "resources/templates/list": () => () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }),
+  "resources/read": (deps, caller) => (request) => readResource(deps, caller, request.params.uri),
+  "prompts/list": () => () => ({ prompts: [...PROMPTS] }),
+  "prompts/get": (deps, caller) => (request) =>
+    getPrompt(deps, caller, request.params.name, request.params.arguments),
+  "completion/complete": (deps, caller) => (request) =>
+    complete(deps, caller, request.params as CompletionRequest),
+};
+
 /**
  * Builds a server for `caller`. `listChanged` is advertised only where the
  * server can send the notification (a stdio connection); a stateless HTTP
- * request has no channel to send it on.
+ * request has no channel to send it on. A server built for one HTTP request
+ * gets only the handlers of the methods that request calls (`methods`): the
+ * rest would be built and never used.
  */
 export function createMcpServer(
   deps: McpServerDeps,
   caller: Caller,
-  { listChanged = false }: { listChanged?: boolean } = {},
+  { listChanged = false, methods }: { listChanged?: boolean; methods?: readonly string[] } = {},
 ): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged }, resources: {}, prompts: {}, completions: {} },
@@ -82,28 +102,11 @@ export function createMcpServer(
     jsonSchemaValidator: validator,
     cacheHints: CACHE_HINTS,
   });
-  server.setRequestHandler("tools/list", () => ({ tools: listToolsFor(deps, caller) }));
-  server.setRequestHandler(
-    "tools/call",
-    (request, ctx) => callTool(deps, caller, request.params, ctx.mcpReq.signal),
-  );
-  server.setRequestHandler("resources/list", () => listResources(deps, caller));
-  server.setRequestHandler("resources/templates/list", () => ({
-    resourceTemplates: [...RESOURCE_TEMPLATES],
-  }));
-  server.setRequestHandler(
-    "resources/read",
-    (request) => readResource(deps, caller, request.params.uri),
-  );
-  server.setRequestHandler("prompts/list", () => ({ prompts: [...PROMPTS] }));
-  server.setRequestHandler(
-    "prompts/get",
-    (request) => getPrompt(deps, caller, request.params.name, request.params.arguments),
-  );
-  server.setRequestHandler(
-    "completion/complete",
-    (request) => complete(deps, caller, request.params as CompletionRequest),
-  );
+  for (const method of methods ?? Object.keys(HANDLERS)) {
+    const handler = HANDLERS[method];
+    // deno-lint-ignore no-explicit-any
+    if (handler) server.setRequestHandler(method as any, handler(deps, caller) as any);
+  }
   deps.extend?.(server, { deps, caller });
   return server;
 }

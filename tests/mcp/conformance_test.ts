@@ -13,6 +13,9 @@ import { SILENT_LOGGER } from "../../shared/ports.ts";
 import { addDiagnosticTools } from "../support/conformance_tools.ts";
 import { mcpApp } from "../support/mcp_fixture.ts";
 
+/** The CLI's terminal colours, removed before its summary line is read. */
+const ANSI_COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
 const RUNS = [
   ...["server-initialize", "ping", "tools-list", "dns-rebinding-protection"].map((scenario) => ({
     version: "0.1.16",
@@ -73,7 +76,7 @@ Deno.test({
           stdout: "piped",
           stderr: "piped",
         }).output();
-        const text = new TextDecoder().decode(output.stdout).replace(/\x1b\[[0-9;]*m/g, "");
+        const text = new TextDecoder().decode(output.stdout).replace(ANSI_COLOURS, "");
         const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(text);
         return { name: `${scenario} (${version})`, summary, text };
       }));
