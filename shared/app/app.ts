@@ -54,6 +54,11 @@ export interface AppOverrides {
   toolsSource?: string;
   /** Replaces `fetch` for the caller's supabase-js client in tools (tests). */
   fetch?: typeof fetch;
+  /**
+   * Open the database at start (default) or on first use: a stdio server that
+   * only lists tools never needs it, and then closes at once.
+   */
+  openDatabase?: "at-start" | "on-first-use";
 }
 
 /** A built application. */
@@ -76,8 +81,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     createConsoleLogger({ level: config.logLevel, redact: createRedactor(configSecrets(config)) });
   warnIfOpen(config, logger);
   warnIfNoCors(config, logger);
-  const sql = lazySql(() =>
-    overrides.sql ? Promise.resolve(overrides.sql) : openDatabase(config, logger)
+  const inMemory = config.database.kind === "pglite" &&
+    config.database.dataDir.startsWith("memory://");
+  const sql = lazySql(
+    () => overrides.sql ? Promise.resolve(overrides.sql) : openDatabase(config, logger),
+    // An in-memory database keeps nothing worth waiting for when the process exits.
+    { closeWaitMs: inMemory ? 0 : 5_000 },
   );
   const models = createModels(config.models);
   const audit = overrides.audit ?? new SqlAuditLog(sql);
@@ -133,7 +142,9 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       tools: registry.list().map((tool) => tool.name),
     }),
   });
-  if (!overrides.sql) sql.ready().catch(() => {}); // start opening now; errors surface per request
+  if (!overrides.sql && overrides.openDatabase !== "on-first-use") {
+    sql.ready().catch(() => {}); // start opening now; errors surface per request
+  }
   return {
     fetch: (req) => Promise.resolve(router.fetch(req)),
     registry,

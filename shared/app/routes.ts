@@ -42,7 +42,7 @@ export function buildRouter(
     }),
     health: createHealthHandler({
       logger,
-      database: () => sql.ready(),
+      database: sql,
       describe,
       checks: async () =>
         Object.fromEntries((await remotes).map((source) => {

@@ -99,6 +99,7 @@ export function configSecrets(config: Config): string[] {
     ...auth.projectSecretKeys,
     store.kind === "supabase" ? store.secretKey : undefined,
     ...mcp.remoteServers.flatMap((server) => Object.values(server.headers)),
+    mcp.bridgeToken,
     config.database.kind === "postgres" ? config.database.url : undefined,
   ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
 }

@@ -8,6 +8,8 @@ export interface HttpConfig {
   corsOrigins: "*" | string[];
   /** Serve `GET /mcp-loop/playground` (`MCP_LOOP_PLAYGROUND`; on locally, off when deployed). */
   playground: boolean;
+  /** The interface `deno task start` listens on (`MCP_LOOP_HOSTNAME` or `HOST`; default 127.0.0.1). */
+  hostname: string;
 }
 
 /** `MCP_LOOP_MAX_BODY_BYTES` and `MCP_LOOP_CORS_ORIGINS`. */
@@ -20,6 +22,8 @@ export function readHttp(reader: EnvReader): HttpConfig {
     }),
     corsOrigins: readOrigins(reader),
     playground: reader.bool("MCP_LOOP_PLAYGROUND", { fallback: !isDeployed(reader) }),
+    // Only this machine by default: anonymous access and CORS * are for local use.
+    hostname: reader.string("MCP_LOOP_HOSTNAME") ?? reader.string("HOST") ?? "127.0.0.1",
   };
 }
 

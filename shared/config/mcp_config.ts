@@ -10,6 +10,8 @@ export interface McpConfig {
   remoteServers: RemoteServerConfig[];
   /** First retry delay for a remote server that is down (doubling up to a minute). */
   remoteRetryMs: number;
+  /** The credential `mcp:stdio` sends when it bridges to a running server (`MCP_LOOP_BRIDGE_TOKEN`). */
+  bridgeToken?: string;
 }
 
 /** One remote MCP server whose tools are registered as `<name>__<tool>`. */
@@ -43,6 +45,7 @@ export function readMcp(reader: EnvReader): McpConfig {
       min: 10,
       max: 600_000,
     }),
+    bridgeToken: reader.string("MCP_LOOP_BRIDGE_TOKEN"),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { describeError } from "../errors.ts";
 import type { Logger, Sql } from "../ports.ts";
+import type { LazySqlState } from "../store/lazy_sql.ts";
 import { jsonResponse } from "./responses.ts";
 
 /** One dependency's state. */
@@ -15,8 +16,8 @@ export interface HealthCheck {
 
 /** What the health handler reports on. */
 export interface HealthDeps {
-  /** Resolves the database once it is ready (it may still be starting). */
-  database: () => Promise<Sql>;
+  /** The database, and where it stands without waiting (it may still be opening). */
+  database: { ready(): Promise<Sql>; state(): LazySqlState };
   /** Static facts to show (models, planner, tool count, remote servers). */
   describe: () => Record<string, unknown>;
   /** Extra checks by name (e.g. remote MCP servers); they show but do not fail the health check. */
@@ -30,9 +31,11 @@ const TIMED_OUT = new Error("timed out");
 
 /** Builds the health handler: 200 when everything is ready, else 503 with reasons. */
 export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise<Response> {
-  // Until the database has answered once, a slow check means "starting", not "down".
-  let answeredOnce = false;
   return async () => {
+    // While the database opens (PGlite's first start takes seconds), say so at once.
+    if (deps.database.state() === "opening") {
+      return respond(deps, { ok: false, starting: true, error: "the database is still starting" });
+    }
     const started = performance.now();
     let database: HealthCheck;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -40,14 +43,9 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(TIMED_OUT), deps.timeoutMs ?? 2_000);
       });
-      await Promise.race([deps.database().then((sql) => sql.query("select 1")), timeout]);
-      answeredOnce = true;
+      await Promise.race([deps.database.ready().then((sql) => sql.query("select 1")), timeout]);
       database = { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
     } catch (error) {
-      if (!answeredOnce && error === TIMED_OUT) {
-        database = { ok: false, starting: true, error: "the database is still starting" };
-        return respond(deps, database);
-      }
       deps.logger.warn("health check: the database is not reachable", {
         error: describeError(error),
       });
@@ -62,7 +60,12 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
 async function respond(deps: HealthDeps, database: HealthCheck): Promise<Response> {
   const checks = { database, ...(await deps.checks?.()) };
   const ok = checks.database.ok;
-  return jsonResponse({ ok, ...deps.describe(), checks }, ok ? 200 : 503, {
-    "cache-control": "no-store",
-  });
+  const starting = database.starting === true;
+  return jsonResponse(
+    { ok, ...(starting ? { starting } : {}), ...deps.describe(), checks },
+    ok ? 200 : 503,
+    {
+      "cache-control": "no-store",
+    },
+  );
 }

@@ -10,9 +10,10 @@ import {
   serveStdio as serveSdkStdio,
   StdioServerTransport,
 } from "@modelcontextprotocol/server/stdio";
-import type { Server } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Server } from "@modelcontextprotocol/server";
 import { ANONYMOUS, type Caller } from "../ports.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
+import { checkParams } from "./mcp_params.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
 
 /** A running stdio server. */
@@ -45,6 +46,7 @@ export function serveStdio(
     server.onclose = () => servers.delete(server);
     return server;
   }, { transport, onerror: (error) => mcp.logger.warn("stdio: " + error.message) });
+  checkParamsFirst(transport);
   closed.then(unsubscribe);
   return {
     closed,
@@ -55,8 +57,36 @@ export function serveStdio(
   };
 }
 
+/**
+ * Answers a request whose params do not fit its method with one readable
+ * -32602 sentence before the SDK sees it (the same rule as over HTTP).
+ */
+function checkParamsFirst(transport: StdioServerTransport): void {
+  const sdkHandler = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    const request = message as {
+      id?: string | number;
+      params?: { _meta?: Record<string, unknown> };
+    };
+    if (request.id !== undefined) {
+      const version = request.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+      const modern = typeof version === "string" && version >= "2026-07-28";
+      const problem = checkParams(message as Record<string, unknown>, { modern });
+      if (problem) {
+        void transport.send({
+          jsonrpc: "2.0",
+          id: request.id,
+          error: { code: -32602, message: problem },
+        }).catch(() => {});
+        return;
+      }
+    }
+    sdkHandler?.(message);
+  };
+}
+
 /** Calls `onClose` when the transport closes, keeping the SDK's own close handler working. */
-function watchClose(transport: StdioServerTransport, onClose: () => void): void {
+export function watchClose(transport: StdioServerTransport, onClose: () => void): void {
   let sdkHandler: (() => void) | undefined;
   Object.defineProperty(transport, "onclose", {
     configurable: true,

@@ -7,18 +7,29 @@
 import { AppError } from "../errors.ts";
 import type { Sql, SqlTx } from "../ports.ts";
 
+/** Where a lazily opened database stands. */
+export type LazySqlState = "closed" | "opening" | "open" | "failed";
+
 /** An `Sql` whose database may still be opening. */
 export interface LazySql extends Sql {
   /** The opened database (opening it if needed). */
   ready(): Promise<Sql>;
+  /** Where it stands now, without waiting: health answers at once with it. */
+  state(): LazySqlState;
 }
 
 /** Wraps `open` as a {@link LazySql}. */
 export function lazySql(
   open: () => Promise<Sql>,
-  { retryAfterMs = 1_000, now = Date.now }: { retryAfterMs?: number; now?: () => number } = {},
+  { retryAfterMs = 1_000, now = Date.now, closeWaitMs = 5_000 }: {
+    retryAfterMs?: number;
+    now?: () => number;
+    /** Longest `close` waits for an open in progress. */
+    closeWaitMs?: number;
+  } = {},
 ): LazySql {
   let opening: Promise<Sql> | undefined;
+  let opened = false;
   let failedAt = -Infinity;
   let closed = false;
   const ready = (): Promise<Sql> => {
@@ -33,7 +44,7 @@ export function lazySql(
     }
     const attempt = open();
     opening = attempt;
-    attempt.catch(() => {
+    attempt.then(() => opened = true, () => {
       if (opening === attempt) opening = undefined;
       failedAt = now();
     });
@@ -41,12 +52,29 @@ export function lazySql(
   };
   return {
     ready,
+    state: () =>
+      closed
+        ? "closed"
+        : opened
+        ? "open"
+        : opening
+        ? "opening"
+        : failedAt > -Infinity
+        ? "failed"
+        : "closed",
     query: async (text, params) => (await ready()).query(text, params),
     exec: async (script) => (await ready()).exec(script),
     transaction: async <T>(fn: (tx: SqlTx) => Promise<T>) => (await ready()).transaction(fn),
     close: async () => {
       closed = true;
-      const sql = await opening?.catch(() => undefined);
+      // A database still opening gets a few seconds to finish, so it closes cleanly; a
+      // process that must exit does not wait for an open that hangs.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gaveUp = new Promise<undefined>((resolve) =>
+        timer = setTimeout(() => resolve(undefined), closeWaitMs)
+      );
+      const sql = await Promise.race([opening?.catch(() => undefined), gaveUp]);
+      clearTimeout(timer);
       await sql?.close();
     },
   };

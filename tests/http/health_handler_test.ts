@@ -1,30 +1,31 @@
 import assert from "node:assert/strict";
 import { createHealthHandler } from "../../shared/http/health_handler.ts";
+import { lazySql } from "../../shared/store/lazy_sql.ts";
 import type { Sql } from "../../shared/ports.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 
 const get = () => new Request("http://localhost/mcp-loop/health");
 
-Deno.test("while the database is still opening, health says starting (503) and logs no warning", async () => {
+Deno.test("while the database is still opening, health answers at once: 503 starting, no warning", async () => {
   const logger = new RecordingLogger();
   let open: (sql: Sql) => void = () => {};
-  const opening = new Promise<Sql>((resolve) => open = resolve);
-  const health = createHealthHandler({
-    database: () => opening,
-    describe: () => ({}),
-    logger,
-    timeoutMs: 5,
-  });
+  // A database that takes forever to open: health must not wait for it.
+  const database = lazySql(() => new Promise<Sql>((resolve) => open = resolve));
+  database.ready();
+  const health = createHealthHandler({ database, describe: () => ({}), logger });
   const early = await health(get());
   assert.equal(early.status, 503);
-  assert.deepEqual((await early.json()).checks.database, {
+  const body = await early.json();
+  assert.equal(body.starting, true);
+  assert.deepEqual(body.checks.database, {
     ok: false,
     starting: true,
     error: "the database is still starting",
   });
   assert.equal(logger.entries.filter((e) => e.level === "warn").length, 0);
   open(new FakeSql());
+  await database.ready();
   const ready = await health(get());
   assert.equal(ready.status, 200);
   assert.equal((await ready.json()).checks.database.ok, true);
@@ -33,7 +34,7 @@ Deno.test("while the database is still opening, health says starting (503) and l
 Deno.test("a database that fails is reported down with the detail in the log only", async () => {
   const logger = new RecordingLogger();
   const health = createHealthHandler({
-    database: () => Promise.reject(new Error("connection refused at 10.0.0.5")),
+    database: lazySql(() => Promise.reject(new Error("connection refused at 10.0.0.5"))),
     describe: () => ({}),
     logger,
   });

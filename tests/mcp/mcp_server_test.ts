@@ -106,7 +106,11 @@ Deno.test("an unknown tool is a clear -32602 error", async () => {
   await assert.rejects(client.callTool({ name: "nope", arguments: {} }), (e: RpcError) => {
     assert.ok(e instanceof McpError);
     assert.equal(e.code, ErrorCode.InvalidParams);
-    assert.match(e.message, /Tool "nope" not found; tools\/list shows the available tools/);
+    // One prefix (the client's), not the old doubled "MCP error -32602: MCP error -32602: …".
+    assert.equal(
+      e.message,
+      'MCP error -32602: Tool "nope" not found; tools/list shows the available tools',
+    );
     return true;
   });
   await client.close();

@@ -133,6 +133,58 @@ const handPicked: Case[] = [
     "",
   ]
     .map((type) => raw(`content type "${type}"`, JSON.stringify(valid()), type)),
+  // Rounds and refinement (this round's request fields).
+  ...[0, 6, -1, 1.5, "3", null, true, []].map((maxRounds) =>
+    patch(`maxRounds ${JSON.stringify(maxRounds)}`, { maxRounds })
+  ),
+  ...[
+    null,
+    "spec",
+    {},
+    [],
+    { loopType: "novel" },
+    { loopType: "SPEC" },
+    { loopType: "spec", loopId: "ABCDEF12" },
+    { loopType: "spec", loopId: 5 },
+    { loopType: "spec", loopId: "0a1b2c3" },
+    { loopType: "spec", extra: 1 },
+    { loopId: "0a1b2c3d" },
+    { loopType: "spec", loopId: "0a1b2c3d" }, // well formed, but not the caller's loop: 404
+  ].map((refinement) => patch(`refinement ${JSON.stringify(refinement)}`, { refinement })),
+  // useChat bodies (UI messages with parts) that cannot become a request.
+  ...[
+    { id: "c", messages: [{ id: "m", role: "user", parts: "hi" }] },
+    { id: "c", messages: [{ id: "m", role: "user", parts: [{ type: "text", text: 5 }] }] },
+    { id: "c", messages: [{ id: "m", role: "robot", parts: [{ type: "text", text: "hi" }] }] },
+    { id: "c", trigger: "submit-message", messages: [] },
+    { id: 5, trigger: "submit-message", messages: [{ role: "user", parts: [] }] },
+    { id: "c", mode: "wizard", messages: [{ role: "user", parts: [{ type: "text", text: "x" }] }] },
+    { messages: [{ role: "user", parts: [{ type: "text", text: "no session" }] }], trigger: "x" },
+  ].map((body, i) => json(`useChat body ${i}`, body)),
+  ...["?stream=ui", "?stream=ui&includeEmbedding=true"].map((query): Case => ({
+    name: `bad body with ${query}`,
+    request: () =>
+      new Request(`${URL_}${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ mode: "x" }),
+      }),
+  })),
+  // The playground's routes.
+  ...[
+    "/mcp-loop/playground/nope.js",
+    "/mcp-loop/playground/..%2f..%2fdeno.json",
+    "/mcp-loop/playground/%00",
+    "/mcp-loop/playground/client.js/extra",
+    "/mcp-loop/playgroundx",
+  ].map((path): Case => ({
+    name: `GET ${path}`,
+    request: () => new Request(`http://localhost${path}`),
+  })),
+  ...["POST", "PUT", "DELETE"].map((method): Case => ({
+    name: `${method} /mcp-loop/playground`,
+    request: () => new Request("http://localhost/mcp-loop/playground", { method, body: "x" }),
+  })),
   // Wrong methods.
   ...["GET", "PUT", "DELETE", "PATCH"].map((method): Case => ({
     name: `method ${method}`,
@@ -178,10 +230,10 @@ function generated(count: number): Case[] {
   ];
 }
 
-const corpus = [...handPicked, ...generated(80)];
+const corpus = [...handPicked, ...generated(100)];
 
 Deno.test(`POST /mcp-loop: ${corpus.length} malformed requests each get a 4xx JSON error with a code and a message`, async () => {
-  assert.ok(corpus.length >= 100, `only ${corpus.length} cases`);
+  assert.ok(corpus.length >= 200, `only ${corpus.length} cases`);
   const app = await mcpApp();
   const failures: string[] = [];
   for (const { name, request } of corpus) {

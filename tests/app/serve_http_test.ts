@@ -1,0 +1,137 @@
+/**
+ * `deno task start` as a person runs it: on 127.0.0.1 with its URLs printed,
+ * health answering while PGlite starts, one owner per data folder, and
+ * `mcp:stdio` bridging to the server that owns the folder.
+ */
+import assert from "node:assert/strict";
+import { lockHolder } from "../../shared/app/data_dir_lock.ts";
+import {
+  freePort,
+  INITIALIZE,
+  initializedDataDir,
+  spawnProcess,
+  waitUntilOk,
+} from "../support/process.ts";
+
+const start = (env: Record<string, string>) =>
+  spawnProcess(["task", "--quiet", "start"], { env: { MCP_LOOP_LOG_LEVEL: "info", ...env } });
+
+Deno.test("deno task start listens on 127.0.0.1 only, prints its URLs, and health answers while PGlite starts", async () => {
+  const port = freePort();
+  const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-fresh-" });
+  const server = start({ PORT: String(port), MCP_LOOP_DATA_DIR: dataDir });
+  try {
+    await server.waitForLine((line) => line.includes("/mcp-loop/playground"), 30_000);
+    const printed = server.lines.join("\n");
+    assert.match(printed, /listening on 127\.0\.0\.1:\d+ \(this machine only\)/);
+    for (const path of ["/mcp-loop", "/mcp-loop/mcp", "/mcp-loop/health", "/mcp-loop/playground"]) {
+      assert.ok(printed.includes(`http://127.0.0.1:${port}${path}`), path);
+    }
+    // A fresh folder takes seconds to initialise: health says so at once instead of waiting.
+    const started = performance.now();
+    const early = await fetch(`http://127.0.0.1:${port}/mcp-loop/health`, {
+      signal: AbortSignal.timeout(2_000),
+    });
+    const body = await early.json();
+    assert.ok(performance.now() - started < 2_000);
+    if (early.status === 503) assert.equal(body.starting, true);
+    await waitUntilOk(`http://127.0.0.1:${port}/mcp-loop/health`, 30_000);
+    // Not reachable on the machine's other addresses.
+    const others = Deno.networkInterfaces().filter((i) =>
+      i.family === "IPv4" && !i.address.startsWith("127.")
+    );
+    for (const { address } of others) {
+      await assert.rejects(
+        fetch(`http://${address}:${port}/mcp-loop/health`, { signal: AbortSignal.timeout(2_000) }),
+        `reachable on ${address}`,
+      );
+    }
+  } finally {
+    server.child.kill("SIGTERM");
+    assert.equal((await server.exited(15_000))?.code, 0);
+    await server.kill();
+  }
+});
+
+Deno.test("one owner per data folder: a second server stops naming the folder, the holder and the URL; mcp:stdio bridges", async () => {
+  const port = freePort();
+  const dataDir = await initializedDataDir();
+  const first = start({ PORT: String(port), MCP_LOOP_DATA_DIR: dataDir });
+  const mcpUrl = `http://127.0.0.1:${port}/mcp-loop/mcp`;
+  try {
+    await waitUntilOk(`http://127.0.0.1:${port}/mcp-loop/health`, 30_000);
+    const second = start({ PORT: String(freePort()), MCP_LOOP_DATA_DIR: dataDir });
+    const status = await second.exited(30_000);
+    await second.kill();
+    assert.equal(status?.code, 1);
+    const message = second.stderr();
+    // The holder is the server itself (deno task runs it as its child).
+    const holder = lockHolder(dataDir)!;
+    assert.equal(holder.role, "http");
+    assert.match(
+      message,
+      new RegExp(`MCP_LOOP_DATA_DIR ${dataDir} is in use by process ${holder.pid}`),
+    );
+    assert.ok(message.includes(`serving MCP at ${mcpUrl}`), message);
+
+    // A desktop client's stdio server on the same folder shares the server's memory.
+    const desktop = spawnProcess(["task", "--quiet", "mcp:stdio"], {
+      env: { MCP_LOOP_DATA_DIR: dataDir },
+    });
+    try {
+      await desktop.send(INITIALIZE);
+      await desktop.waitForLine((line) => JSON.parse(line).id === 0, 30_000);
+      await desktop.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "initialize_refinement_loop", arguments: { loop_type: "spec" } },
+      });
+      const created = JSON.parse(await desktop.waitForLine((line) => JSON.parse(line).id === 1));
+      const id = created.result.structuredContent.id;
+      const read = await fetch(mcpUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "get_loop_status", arguments: { loop_id: id } },
+        }),
+      });
+      assert.equal((await read.json()).result.structuredContent.id, id);
+      await desktop.closeStdin();
+      assert.equal((await desktop.exited(10_000))?.code, 0);
+    } finally {
+      await desktop.kill();
+    }
+  } finally {
+    first.child.kill("SIGTERM");
+    await first.exited(15_000);
+    await first.kill();
+  }
+});
+
+Deno.test("a lock left by a process that is gone is taken over", async () => {
+  const dataDir = await initializedDataDir();
+  // What a killed server leaves behind: the file, with nobody holding its lock.
+  await Deno.writeTextFile(
+    `${dataDir}/mcp-loop.lock`,
+    JSON.stringify({ pid: 2 ** 30, role: "http", startedAt: "2026-01-01T00:00:00Z" }),
+  );
+  const port = freePort();
+  const server = start({ PORT: String(port), MCP_LOOP_DATA_DIR: dataDir });
+  try {
+    await waitUntilOk(`http://127.0.0.1:${port}/mcp-loop/health`, 30_000);
+    const lock = JSON.parse(await Deno.readTextFile(`${dataDir}/mcp-loop.lock`));
+    assert.equal(lock.pid !== 2 ** 30, true);
+    assert.equal(lock.mcpUrl, `http://127.0.0.1:${port}/mcp-loop/mcp`);
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exited(15_000);
+    await server.kill();
+  }
+});

@@ -1,0 +1,165 @@
+/**
+ * Real processes for the tests of how the entries start, share a data folder
+ * and stop: `deno task start` and `deno task mcp:stdio` spawned the way a
+ * person or a desktop client runs them.
+ */
+
+/** The repository root. */
+export const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** A free TCP port on loopback. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** A spawned entry with its output read line by line. */
+export interface Spawned {
+  child: Deno.ChildProcess;
+  /** Lines of stdout so far (stdio entries: JSON-RPC messages). */
+  lines: string[];
+  /** Everything written to stderr so far. */
+  stderr: () => string;
+  /** Writes one JSON message as a line to stdin. */
+  send(message: unknown): Promise<void>;
+  /** Writes `text` and a newline to stdin as it is. */
+  sendRaw(text: string): Promise<void>;
+  /** Waits for a stdout line matching `test`. */
+  waitForLine(test: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Closes stdin, as a client that goes away does. */
+  closeStdin(): Promise<void>;
+  /** The exit status, or undefined if it did not exit within `timeoutMs`. */
+  exited(timeoutMs: number): Promise<Deno.CommandStatus | undefined>;
+  /** Stops it (SIGKILL) if still running, and releases its streams. */
+  kill(): Promise<void>;
+}
+
+/** Spawns `command` (default: this Deno) with `args` in the repository, with `env` added. */
+export function spawnProcess(
+  args: string[],
+  { env = {}, command = Deno.execPath() }: { env?: Record<string, string>; command?: string } = {},
+): Spawned {
+  const child = new Deno.Command(command, {
+    args,
+    cwd: ROOT,
+    env: { MCP_LOOP_LOG_LEVEL: "warn", ...env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  let errText = "";
+  let wake = () => {};
+  const reading = (async () => {
+    let buffer = "";
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      const parts = buffer.split("\n");
+      buffer = parts.pop()!;
+      lines.push(...parts.filter((line) => line.trim() !== ""));
+      wake();
+    }
+  })();
+  const readingErr = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) errText += chunk;
+  })();
+  const writer = child.stdin.getWriter();
+  let stdinOpen = true;
+  const status = child.status;
+  return {
+    child,
+    lines,
+    stderr: () => errText,
+    send: (message) => writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`)),
+    sendRaw: (text) => writer.write(new TextEncoder().encode(`${text}\n`)),
+    async waitForLine(test, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = lines.find(test);
+        if (found) return found;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 50);
+        });
+      }
+      throw new Error(`no matching line within ${timeoutMs} ms; stderr: ${errText.slice(-800)}`);
+    },
+    async closeStdin() {
+      if (!stdinOpen) return;
+      stdinOpen = false;
+      await writer.close().catch(() => {});
+    },
+    async exited(timeoutMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), timeoutMs);
+      });
+      const result = await Promise.race([status, timeout]);
+      clearTimeout(timer);
+      return result;
+    },
+    async kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      await status;
+      if (stdinOpen) await writer.close().catch(() => {});
+      await Promise.all([reading.catch(() => {}), readingErr.catch(() => {})]);
+    },
+  };
+}
+
+/** Polls `url` until it answers 200 (or gives up after `timeoutMs`). */
+export async function waitUntilOk(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A PGlite data folder with the migrations applied, copied from one made once
+ * per test process (a first start takes seconds; reopening a copy does not).
+ */
+export async function initializedDataDir(): Promise<string> {
+  template ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "mcp-loop-template-" });
+    const { PgliteSql } = await import("../../shared/adapters/pglite/pglite_sql.ts");
+    const { applyMigrations } = await import("../../shared/store/migrations.ts");
+    const sql = await PgliteSql.open({ dataDir: dir });
+    await applyMigrations(sql);
+    await sql.close();
+    return dir;
+  })();
+  const source = await template;
+  const copy = await Deno.makeTempDir({ prefix: "mcp-loop-data-" });
+  const status = await new Deno.Command("cp", { args: ["-a", `${source}/.`, copy] }).output();
+  if (!status.success) throw new Error(`could not copy ${source}`);
+  return copy;
+}
+
+/** The initialize request of a 2025-11-25 client. */
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "process-test", version: "1" },
+  },
+};
