@@ -5,4 +5,4 @@
 import { serveFunction } from "../../shared/app/serve_http.ts";
 import tools from "./tools.ts";
 
-serveFunction({ tools });
+await serveFunction({ tools });

@@ -59,6 +59,8 @@ export interface AppOverrides {
    * only lists tools never needs it, and then closes at once.
    */
   openDatabase?: "at-start" | "on-first-use";
+  /** A database the entry already started opening (the app owns and closes it). */
+  opening?: Promise<Sql>;
 }
 
 /** A built application. */
@@ -83,8 +85,14 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   warnIfNoCors(config, logger);
   const inMemory = config.database.kind === "pglite" &&
     config.database.dataDir.startsWith("memory://");
+  let opening = overrides.opening;
   const sql = lazySql(
-    () => overrides.sql ? Promise.resolve(overrides.sql) : openDatabase(config, logger),
+    () => {
+      if (overrides.sql) return Promise.resolve(overrides.sql);
+      const early = opening;
+      opening = undefined; // a retry after a failure opens afresh
+      return early ?? openDatabase(config, logger);
+    },
     // An in-memory database keeps nothing worth waiting for when the process exits.
     { closeWaitMs: inMemory ? 0 : 5_000 },
   );

@@ -5,16 +5,24 @@
  * SIGTERM stopping, flushing the audit log and closing the database. Under
  * Supabase's edge runtime it only builds the app and hands it to `Deno.serve`.
  */
-import { loadConfigOrExit } from "../config/config.ts";
+import { configSecrets, loadConfigOrExit } from "../config/config.ts";
+import { createConsoleLogger } from "../log/console_logger.ts";
+import { createRedactor } from "../log/redact.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
-import { type App, createApp } from "./app.ts";
+import type { App } from "./app.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
 
-/** Serves the function with the application's `tools`. */
-export function serveFunction({ tools }: { tools: readonly ToolDefinition[] }): void {
+/**
+ * Serves the function with the application's `tools`. The database starts
+ * opening before the rest of the app is even loaded (PGlite takes longest).
+ */
+export async function serveFunction(
+  { tools }: { tools: readonly ToolDefinition[] },
+): Promise<void> {
   const config = loadConfigOrExit();
   if ("EdgeRuntime" in globalThis) {
     // Supabase's runtime owns the socket and the process.
+    const { createApp } = await import("./app.ts");
     Deno.serve(createApp(config, { tools }).fetch);
     return;
   }
@@ -25,7 +33,15 @@ export function serveFunction({ tools }: { tools: readonly ToolDefinition[] }): 
     if (database.kind === "pglite" && !database.dataDir.startsWith("memory://")) {
       lock = acquireDataDirLock(database.dataDir, { role: "http" });
     }
-    app = createApp(config, { tools });
+    const logger = createConsoleLogger({
+      level: config.logLevel,
+      redact: createRedactor(configSecrets(config)),
+    });
+    const { openDatabase } = await import("./storage.ts");
+    const opening = openDatabase(config, logger);
+    opening.catch(() => {}); // failures surface through the app, per request
+    const { createApp } = await import("./app.ts");
+    app = createApp(config, { tools, logger, opening });
   } catch (error) {
     lock?.release();
     console.error((error as Error).message);

@@ -35,12 +35,27 @@ export async function readMigrations(directory: URL = MIGRATIONS_DIR): Promise<M
   }));
 }
 
+/** Whether every migration is recorded as applied (false when the table is not there yet). */
+async function hasAll(sql: Sql, migrations: readonly Migration[]): Promise<boolean> {
+  try {
+    const rows = await sql.query<{ version: string }>(
+      "select version from supabase_migrations.schema_migrations",
+    );
+    const done = new Set(rows.map((row) => row.version));
+    return migrations.every((migration) => done.has(migration.version));
+  } catch {
+    return false;
+  }
+}
+
 /** Applies the migrations not yet applied; returns the versions it applied. */
 export async function applyMigrations(
   sql: Sql,
   { migrations }: { migrations?: Migration[] } = {},
 ): Promise<string[]> {
   const all = migrations ?? await readMigrations();
+  // The common case, a database that has them all: one read, no lock, no DDL.
+  if (await hasAll(sql, all)) return [];
   return await sql.transaction(async (tx) => {
     // Taken first, so a second process waits here and then finds everything applied.
     await tx.query("select pg_advisory_xact_lock($1)", [LOCK_KEY]);

@@ -8,11 +8,13 @@ import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
 import { refinementBenchmarks } from "./refinement_bench.ts";
 import { roundsBenchmarks } from "./rounds_bench.ts";
+import { startBenchmarks } from "./start_bench.ts";
 import { storeBenchmarks } from "./store_bench.ts";
 
 const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] | string>> = {
   loop: loopBenchmarks,
   rounds: roundsBenchmarks,
+  start: startBenchmarks,
   refinement: refinementBenchmarks,
   mcp: () => mcpLoadBenchmark(),
   store: storeBenchmarks,
