@@ -8,7 +8,9 @@ import { createAuthenticator } from "../auth/authenticator.ts";
 import { type Config, configSecrets } from "../config/config.ts";
 import { createRedactor } from "../log/redact.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
-import { McpLoopRunner } from "../loop/runner.ts";
+import type { MCPResponse } from "../contracts.ts";
+import { parseLoopRequest } from "../http/loop_handler.ts";
+import { McpLoopRunner, type RunOptions } from "../loop/runner.ts";
 import type {
   AuditLog,
   ConversationStore,
@@ -69,6 +71,8 @@ export interface App {
   fetch: (req: Request) => Promise<Response>;
   registry: ToolRegistry;
   runner: McpLoopRunner;
+  /** Validates `request` (as `POST /mcp-loop` does) and runs it; see `McpLoopRunner.run`. */
+  run(request: unknown, options?: RunOptions): Promise<MCPResponse>;
   /** What an MCP server over the registry needs (the stdio entry uses it). */
   mcp: McpServerDeps;
   /** Resolves once the database is open and the remote MCP servers have been tried once. */
@@ -157,6 +161,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     fetch: (req) => Promise.resolve(router.fetch(req)),
     registry,
     runner,
+    run: (request, options) =>
+      Promise.resolve().then(() => runner.run(parseLoopRequest(request), options)),
     mcp,
     ready: async () => {
       await sql.ready();
