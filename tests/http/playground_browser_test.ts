@@ -1,0 +1,141 @@
+/**
+ * The playground in real headless Chromium (Debian's chromium driven by
+ * playwright-core), used as a person would: type, send, watch the steps. Set
+ * UPDATE_SCREENSHOT=1 to rewrite docs/playground.png; CHROMIUM_PATH names
+ * another browser binary.
+ */
+import assert from "node:assert/strict";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
+import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
+import { serve } from "../support/mcp_fixture.ts";
+import { testApp } from "../support/test_app.ts";
+
+const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const API_KEY = "playground-test-key-0123456789";
+
+const hasChromium = (() => {
+  try {
+    return Deno.statSync(CHROMIUM).isFile;
+  } catch {
+    return false;
+  }
+})();
+if (!hasChromium) {
+  console.warn(
+    `SKIPPED the playground browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+  );
+}
+
+/** A page of a running server, failing the test on any console error or page error. */
+async function withPage(
+  env: Record<string, string>,
+  fn: (page: Page, errors: string[]) => Promise<void>,
+) {
+  // One recent message, so the first turn's question comes back as a semantic match.
+  const { app } = testApp({
+    refinementStore: new MemoryRefinementStore(),
+    store: new MemoryConversationStore({ recentLimit: 1 }),
+  }, env);
+  const server = serve(app);
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    const page = await browser.newPage({ viewport: { width: 1180, height: 1000 } });
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${server.base}/mcp-loop/playground`);
+    await page.getByRole("status").filter({ hasText: "Ready." }).waitFor();
+    await fn(page, errors);
+  } finally {
+    await browser?.close();
+    await server.close();
+  }
+}
+
+async function send(page: Page, message: string) {
+  await page.getByLabel("Message").fill(message);
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("status").filter({ hasText: /^(Done|Failed)\.$/ }).waitFor();
+}
+
+Deno.test({
+  name: "playground: a refinement run streams its context, plan, steps, scores and summary",
+  ignore: !hasChromium,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withPage({}, async (page, errors) => {
+      await page.getByLabel("Session").fill("playground-browser-test");
+      await send(page, "list my refinement loops");
+      assert.equal(await page.getByRole("alert").isHidden(), true);
+      await page.getByLabel("Refinement").selectOption("plan");
+      await page.getByLabel("Rounds").selectOption("2");
+      await send(page, "list my refinement loops and record how the plan looks");
+
+      assert.equal(await page.getByRole("alert").isHidden(), true);
+      // Context: the first turn's reply is the recent message, its question a semantic match.
+      const recent = await page.locator("#recent li").allTextContents();
+      assert.match(recent.join("\n"), /^assistant: /);
+      const matches = await page.locator("#matches li").allTextContents();
+      assert.ok(
+        matches.some((t) => /^user: list my refinement loops \(similarity 0\.\d{3}\)$/.test(t)),
+        matches.join("\n"),
+      );
+      // The plan of each round and every step with tool, args, output, duration, status.
+      const plans = await page.locator("#plans li").allTextContents();
+      assert.match(plans[0], /^Round 1: list_active_loops/);
+      const rows = page.locator("#steps tr");
+      assert.ok(await rows.count() >= 1);
+      const first = await rows.first().locator("td").allTextContents();
+      assert.equal(first[2], "list_active_loops");
+      assert.match(first[4], /"loops"/);
+      assert.match(first[5], /^\d+ ms$/);
+      assert.equal(first[6], "ok");
+      // The score history against the threshold, and the outcome.
+      assert.ok(await page.locator("#score-chart circle.score-point").count() >= 1);
+      assert.ok(await page.locator("#score-chart line[data-threshold]").count() === 1);
+      assert.match(
+        await page.locator("#score-feedback").textContent() ?? "",
+        /^Round \d: \d+\/100/,
+      );
+      assert.doesNotMatch(await page.locator("#summary").textContent() ?? "", /No summary yet/);
+      assert.match(await page.locator("#outcome").textContent() ?? "", /round\(s\), stopped: /);
+      assert.deepEqual(errors, []);
+
+      if (Deno.env.get("UPDATE_SCREENSHOT") === "1") {
+        await page.screenshot({
+          path: new URL("../../docs/playground.png", import.meta.url).pathname,
+          fullPage: true,
+        });
+      }
+    }),
+});
+
+Deno.test({
+  name: "playground: without the access token the run fails readably, with it the run goes",
+  ignore: !hasChromium,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withPage({ MCP_LOOP_API_KEYS: `web=${API_KEY}` }, async (page, errors) => {
+      await send(page, "hello");
+      assert.match(await page.getByRole("alert").textContent() ?? "", /^AUTH_REQUIRED: /);
+      await page.getByLabel("Access token").fill(API_KEY);
+      await send(page, "hello");
+      assert.equal(await page.getByRole("alert").isHidden(), true);
+      assert.equal(await page.getByRole("status").textContent(), "Done.");
+      // The browser logs the refused request itself; nothing else may fail.
+      assert.ok(errors.every((e) => /401/.test(e)), errors.join("\n"));
+    }),
+});
