@@ -36,14 +36,18 @@ export interface Spawned {
   kill(): Promise<void>;
 }
 
-/** Spawns `command` (default: this Deno) with `args` in the repository, with `env` added. */
+/** Spawns `command` (default: this Deno) with `args` in `cwd` (the repository), with `env` added. */
 export function spawnProcess(
   args: string[],
-  { env = {}, command = Deno.execPath() }: { env?: Record<string, string>; command?: string } = {},
+  { env = {}, command = Deno.execPath(), cwd = ROOT }: {
+    env?: Record<string, string>;
+    command?: string;
+    cwd?: string;
+  } = {},
 ): Spawned {
   const child = new Deno.Command(command, {
     args,
-    cwd: ROOT,
+    cwd,
     env: { MCP_LOOP_LOG_LEVEL: "warn", ...env },
     stdin: "piped",
     stdout: "piped",
