@@ -7,32 +7,17 @@
  * per policy rule, JSON Schemas, prompt and template lists) is computed once.
  */
 import { Server } from "@modelcontextprotocol/server";
-import type { AuditLog, Caller, ConversationStore, Logger, LoopType } from "../ports.ts";
-import type { RefinementStore } from "../ports.ts";
+import type { Caller, ConversationStore, LoopType, RefinementStore } from "../ports.ts";
 import type { LoopSettings } from "../refinement/policy.ts";
-import type { ToolServices } from "../tools/tool.ts";
-import type { ToolPolicy } from "../tools/tool_policy.ts";
-import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
 import { complete, type CompletionRequest } from "./mcp_completions.ts";
 import { getPrompt, PROMPTS } from "./mcp_prompts.ts";
 import { listResources, readResource, RESOURCE_TEMPLATES } from "./mcp_resources.ts";
-import { callTool, listToolsFor } from "./mcp_tools.ts";
+import { callTool, listToolsFor, type McpToolDeps } from "./mcp_tools.ts";
 import { SERVER_INFO } from "./server_info.ts";
 
 /** What the MCP server needs. */
-export interface McpServerDeps {
-  registry: ToolRegistry;
-  audit: AuditLog;
-  logger: Logger;
-  /** Longest a tool call may run (the loop's deadline by default). */
-  callTimeoutMs: number;
-  /** Which tools each caller may list and call (default: all). */
-  policy?: ToolPolicy;
-  /** Told how a call that did not succeed ended (for the request's log line). */
-  onOutcome?: (code: string) => void;
-  /** The caller-bound clients a tool gets (supabase-js, the database). */
-  services?: ToolServices;
+export interface McpServerDeps extends McpToolDeps {
   /** The caller's sessions (resources, completions, mode prompts). */
   conversations: ConversationStore;
   /** The caller's refinement loops (resources, completions). */
