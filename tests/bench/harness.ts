@@ -54,14 +54,17 @@ export async function measure(
 
 /** The results as a markdown table. */
 export function formatTable(results: readonly BenchResult[]): string {
-  const ms = (v: number) => v < 0.1 ? `${(v * 1000).toFixed(1)} µs` : `${v.toFixed(2)} ms`;
+  const ms = (v: number) =>
+    !Number.isFinite(v) ? "—" : v < 0.1 ? `${(v * 1000).toFixed(1)} µs` : `${v.toFixed(2)} ms`;
   const lines = [
     "| benchmark | runs | median | p99 | mean | per second |",
     "|---|---:|---:|---:|---:|---:|",
     ...results.map((r) =>
       `| ${r.name}${r.note ? ` (${r.note})` : ""} | ${r.iterations} | ${ms(r.medianMs)} | ${
         ms(r.p99Ms)
-      } | ${ms(r.meanMs)} | ${Math.round(r.perSecond).toLocaleString("en-US")} |`
+      } | ${ms(r.meanMs)} | ${
+        Number.isFinite(r.perSecond) ? Math.round(r.perSecond).toLocaleString("en-US") : "—"
+      } |`
     ),
   ];
   return lines.join("\n");
