@@ -2,13 +2,15 @@
  * Runs a checked plan. A failing step is a value in the trace, not an
  * exception: later steps still run. Consecutive read-only steps
  * (`readOnlyHint: true`) that do not reference each other run at the same time
- * (at most {@link MAX_PARALLEL}); everything else runs in order, and results
+ * (at most {@link MAX_PARALLEL}); `finalize_summary`, which reads every earlier
+ * result, and everything else runs in order, and results
  * keep plan order. Every step has a timeout, and once the request's deadline
  * passes the remaining steps are recorded as not run.
  */
 import type { ActionResult, MCPRequest } from "../contracts.ts";
 import { describeError, errorKind } from "../errors.ts";
 import type { Caller, Logger, UsageMeter } from "../ports.ts";
+import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { loggableToolName, type ToolServices } from "../tools/tool.ts";
 import { raceAbort, startDeadline, TimeoutReason } from "./abort.ts";
 import type { LoopEvent } from "../contracts.ts";
@@ -83,8 +85,9 @@ export function batches(steps: readonly CheckedStep[]): CheckedStep[][] {
   const groups: CheckedStep[][] = [];
   let current: CheckedStep[] = [];
   for (const step of steps) {
-    const parallel = isReadOnly(step) && current.length < MAX_PARALLEL &&
-      current.every(isReadOnly) && !referencesAny(step, current);
+    // finalize_summary reads every earlier result, so it never joins a group.
+    const parallel = isReadOnly(step) && step.action.tool !== FINALIZE_TOOL &&
+      current.length < MAX_PARALLEL && current.every(isReadOnly) && !referencesAny(step, current);
     if (!parallel && current.length > 0) {
       groups.push(current);
       current = [];

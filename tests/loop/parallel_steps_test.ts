@@ -15,8 +15,9 @@ function step(
   position: number,
   readOnly: boolean,
   args: Record<string, unknown> = {},
+  name = `t${position}`,
 ): CheckedStep {
-  const tool = { name: `t${position}`, annotations: { readOnlyHint: readOnly } } as RegisteredTool;
+  const tool = { name, annotations: { readOnlyHint: readOnly } } as RegisteredTool;
   return { index: position, position, action: { tool: tool.name, args }, status: "ok", tool, args };
 }
 
@@ -35,6 +36,9 @@ Deno.test("batches group consecutive read-only steps, at most four, split by a r
   // A reference to a step before the group does not split it.
   const earlier = step(2, true, { x: { $ref: "/steps/0/output" } });
   assert.deepEqual(shape([step(0, false), step(1, true), earlier]), [[0], [1, 2]]);
+  // finalize_summary reads every earlier result: it waits for them, read-only or not.
+  const finalize = step(2, true, {}, "finalize_summary");
+  assert.deepEqual(shape([step(0, true), step(1, true), finalize]), [[0, 1], [2]]);
 });
 
 Deno.test("three independent read-only steps run together; results and context keep plan order", async () => {
@@ -71,6 +75,8 @@ Deno.test("three independent read-only steps run together; results and context k
     "medium",
     "fast",
   ]);
+  // The summary ran after them and reports all three.
+  assert.match(data.summaryMessage!, /^Ran 3 tools for/);
 });
 
 Deno.test("three read-only remote calls of 600 ms are in flight at the same time", async () => {
