@@ -55,8 +55,9 @@ export interface SummaryInput {
   instructions?: string;
 }
 
-/** The summary without a model: one line per step. */
-export function offlineSummary({ message, results }: SummaryInput): string {
+/** The summary without a model: one line per step (earlier rounds' summaries left out). */
+export function offlineSummary({ message, results: all }: SummaryInput): string {
+  const results = all.filter((result) => result.tool !== FINALIZE_TOOL);
   const asked = `"${clip(message.replace(/\s+/g, " ").trim(), 80)}"`;
   if (results.length === 0) return `No tools were needed for ${asked}.`;
   const lines = results.map((result) =>

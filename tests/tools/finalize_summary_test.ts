@@ -24,6 +24,29 @@ Deno.test("the offline summary has one readable line per step, failures included
   );
 });
 
+Deno.test("a later round's offline summary leaves out the earlier rounds' summaries", () => {
+  const step = (tool: string, output: unknown) => ({
+    tool,
+    input: {},
+    output,
+    success: true,
+    durationMs: 1,
+  });
+  const text = offlineSummary({
+    message: "weather",
+    mode: "general",
+    results: [
+      step("get_weather", { sky: "clear" }),
+      step("finalize_summary", 'Ran 1 tool for "weather": …'),
+      step("get_weather", { sky: "rain" }),
+    ],
+  });
+  assert.equal(
+    text,
+    'Ran 2 tools for "weather":\n- get_weather: sky "clear"\n- get_weather: sky "rain"',
+  );
+});
+
 Deno.test("the offline summary of no steps says no tools were needed", () => {
   assert.equal(
     offlineSummary({ message: "hi", mode: "general", results: [] }),
