@@ -17,15 +17,28 @@ export class HeuristicScorer implements Scorer {
   score({ request, results, summaryMessage }: ScoreInput): Promise<RoundScore> {
     const succeeded = results.filter((result) => result.success);
     const successShare = results.length === 0 ? 0 : succeeded.length / results.length;
-    const asked = [...new Set(contentWords(request.messages.at(-1)?.content ?? ""))];
+    const message = request.messages.at(-1)?.content ?? "";
+    const asked = [...new Set(contentWords(message))];
     const reply = summaryMessage ??
       succeeded.map((result) => textOf(result.output)).join("\n");
-    const said = new Set(contentWords(reply));
+    const said = new Set(contentWords(withoutEcho(reply, message)));
     const missing = asked.filter((word) => !said.has(word));
     const coverage = asked.length === 0 ? 1 : (asked.length - missing.length) / asked.length;
     const score = Math.round(SUCCESS_WEIGHT * successShare + (100 - SUCCESS_WEIGHT) * coverage);
     return Promise.resolve({ score, feedback: feedback(results, missing) });
   }
+}
+
+/**
+ * The reply without quotations of the request (the offline summary quotes it,
+ * clipped), so repeating the question earns no coverage.
+ */
+export function withoutEcho(reply: string, message: string): string {
+  const asked = message.replace(/\s+/g, " ").trim();
+  return reply.replace(/"([^"]+)"/g, (quote, inner: string) => {
+    const text = inner.replace(/…$/, "").trim();
+    return text.length > 0 && asked.startsWith(text) ? '""' : quote;
+  });
 }
 
 function feedback(results: ScoreInput["results"], missing: readonly string[]): string {

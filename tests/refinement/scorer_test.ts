@@ -46,6 +46,21 @@ Deno.test("the offline scorer: 60 for the steps that succeeded, 40 for the words
   assert.match(nothing.feedback, /No step ran/);
 });
 
+Deno.test("the offline scorer gives no coverage for quoting the request back", async () => {
+  const scorer = new HeuristicScorer();
+  const echo = await scorer.score(
+    input([step("get_weather", true)], 'No tools were needed for "weather forecast for Lisbon".'),
+  );
+  // 60 for the step, nothing for the echo.
+  assert.equal(echo.score, 60);
+  assert.match(echo.feedback, /does not mention: weather, forecast, lisbon/);
+  const clipped = await scorer.score(
+    input([step("get_weather", true)], 'Ran 1 tool for "weather forec…": Lisbon, sunny'),
+  );
+  // Only "lisbon" is said outside the quotation.
+  assert.equal(clipped.score, 60 + Math.round(40 / 3));
+});
+
 Deno.test("without a summary the offline scorer reads the successful outputs", async () => {
   const scored = await new HeuristicScorer().score(
     input([step("get_weather", true, { city: "Lisbon", forecast: "weather: sunny" })]),
