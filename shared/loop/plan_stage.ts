@@ -15,6 +15,7 @@ import type {
   UsageMeter,
 } from "../ports.ts";
 import { truncateRaw } from "../planner/plan_parser.ts";
+import { RUN_DRIVEN_TOOLS } from "../refinement/refinement_tools.ts";
 import { loggableToolName } from "../tools/tool.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
@@ -116,12 +117,16 @@ interface Checked {
 
 /**
  * The registry's tools that the policy permits to this mode and caller,
- * restricted to `availableTools` when the request names some.
+ * restricted to `availableTools` when the request names some; in a refinement
+ * run, without the tools that start and score a loop (the runner does that).
  */
 function offeredTools(
   { registry, request, logger, policy, caller }: PlanStageInput,
 ): PlannerTool[] {
-  const all = policy.filter(registry.getToolMetadataList(), { caller, mode: request.mode });
+  const permitted = policy.filter(registry.getToolMetadataList(), { caller, mode: request.mode });
+  const all = request.refinement
+    ? permitted.filter((tool) => !RUN_DRIVEN_TOOLS.includes(tool.name))
+    : permitted;
   if (!request.availableTools) return all;
   const wanted = new Set(request.availableTools.map((tool) => tool.name));
   const offered = all.filter((tool) => wanted.has(tool.name));

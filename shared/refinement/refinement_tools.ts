@@ -25,6 +25,17 @@ const Score = z.int({ error: "current_score must be an integer from 0 to 100" })
 /** Most loops `list_active_loops` returns. */
 export const LIST_LIMIT = 10;
 
+/**
+ * The tools that start and score a refinement loop. In a refinement run
+ * (`refinement` in the request) the runner starts and scores the run's loop
+ * itself, so the planner is not offered these: a plan cannot open a second
+ * loop or score the run's loop behind the runner's back.
+ */
+export const RUN_DRIVEN_TOOLS: readonly string[] = [
+  "initialize_refinement_loop",
+  "decide_loop_next_action",
+];
+
 /** Builds the four tools over `store`, with per-type thresholds and limits. */
 export function createRefinementTools(
   { store, settings = DEFAULT_LOOP_SETTINGS }: {

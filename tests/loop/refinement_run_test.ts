@@ -4,8 +4,10 @@ import { z } from "zod";
 import { isAppError } from "../../shared/errors.ts";
 import type { LoopEvent } from "../../shared/contracts.ts";
 import { ChatPlanner } from "../../shared/planner/chat_planner.ts";
+import { HeuristicPlanner } from "../../shared/planner/heuristic_planner.ts";
 import type { Caller } from "../../shared/ports.ts";
 import { ChatScorer } from "../../shared/refinement/chat_scorer.ts";
+import { createRefinementTools } from "../../shared/refinement/refinement_tools.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
@@ -159,4 +161,31 @@ Deno.test("a refinement request to a runner without a refinement store is a conf
     runner.run(loopRequest("x", { refinement: { loopType: "plan" } })),
     (error) => isAppError(error) && error.code === "CONFIG_INVALID",
   );
+});
+
+Deno.test("refinement: the planner is not offered the tools that start or score a loop; the run's loop is the only one", async () => {
+  const store = new MemoryRefinementStore();
+  const { runner } = buildLoop({
+    planner: new HeuristicPlanner(),
+    tools: createRefinementTools({ store }),
+    refinement: { store, scorer: new ScriptedScorer(95) },
+  });
+  const message = "Start a spec refinement loop and record a score of 72";
+  const { data } = await runner.run(
+    loopRequest(message, { refinement: { loopType: "spec" } }),
+    { caller: alice },
+  );
+  const planned = data.plan.map((step) => step.tool);
+  assert.ok(!planned.includes("initialize_refinement_loop"), planned.join(", "));
+  assert.ok(!planned.includes("decide_loop_next_action"), planned.join(", "));
+  const loops = await store.listRecent(alice, 10);
+  assert.deepEqual(loops.map((loop) => loop.id), [data.refinement?.id]);
+  assert.deepEqual(data.refinement?.score_history, [95]);
+  // Without `refinement`, the same message plans both tools.
+  const plain = await runner.run(loopRequest(message), { caller: bob });
+  assert.deepEqual(plain.data.plan.map((step) => step.tool), [
+    "initialize_refinement_loop",
+    "decide_loop_next_action",
+    "finalize_summary",
+  ]);
 });
