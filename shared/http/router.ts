@@ -1,11 +1,11 @@
 /**
  * Routes and HTTP plumbing (Hono): the same paths under `/mcp-loop` (how
  * Supabase hands requests to the function) and `/functions/v1/mcp-loop` (the
- * URLs of Supabase's docs), CORS, and JSON 404/405 answers.
+ * URLs of Supabase's docs), CORS (./cors.ts), and JSON 404/405 answers.
  */
 import { Hono } from "hono";
-import { cors } from "hono/cors";
 import { AppError } from "../errors.ts";
+import { createCors } from "./cors.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { METADATA_PATH } from "./protected_resource.ts";
@@ -34,36 +34,20 @@ export const BASE_PATHS = ["/mcp-loop", "/functions/v1/mcp-loop"] as const;
 /** Builds the app; its `fetch` is the edge function's handler. */
 export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: RequestTrace } }> {
   const app = new Hono<{ Variables: { trace: RequestTrace } }>();
-  // First, so every response — preflights and errors included — carries the request id.
+  const cors = createCors(deps.corsOrigins);
+  // First, so every response — preflights and errors included — carries the request id and CORS.
   app.use("*", async (c, next) => {
     const trace = startTrace(c.req.raw, { logger: deps.logger });
     c.set("trace", trace);
-    await next();
-    setHeader(c, "x-request-id", trace.id);
+    const preflight = cors.preflight(c.req.raw);
+    if (preflight) c.res = preflight;
+    else await next();
+    setHeaders(c, (headers) => {
+      headers.set("x-request-id", trace.id);
+      if (!preflight) cors.decorate(c.req.raw, headers);
+    });
     trace.end(c.res.status);
   });
-  app.use(
-    "*",
-    cors({
-      origin: deps.corsOrigins,
-      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-      allowHeaders: [
-        "authorization",
-        "content-type",
-        "apikey",
-        "x-client-info",
-        "x-region",
-        "x-request-id",
-        "accept",
-        "mcp-session-id",
-        "mcp-protocol-version",
-        "last-event-id",
-        "x-vercel-ai-ui-message-stream",
-      ],
-      exposeHeaders: ["x-request-id", "mcp-session-id", "www-authenticate"],
-      maxAge: 86_400,
-    }),
-  );
   for (const base of BASE_PATHS) {
     for (const path of [base, `${base}/`]) {
       app.post(path, (c) => deps.loop(c.req.raw, c.get("trace")));
@@ -106,16 +90,16 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
 }
 
 /**
- * Sets a header on the response in place. Assigning `c.res` would make Hono
- * copy the whole response (a tenth of the MCP throughput), so that happens
- * only for a response whose headers are immutable.
+ * Sets headers on the response in place. Assigning `c.res` twice would make
+ * Hono copy the whole response (a tenth of the MCP throughput), so that
+ * happens only for a response whose headers are immutable.
  */
-function setHeader(c: { res: Response }, name: string, value: string): void {
+function setHeaders(c: { res: Response }, set: (headers: Headers) => void): void {
   try {
-    c.res.headers.set(name, value);
+    set(c.res.headers);
   } catch {
     const copy = new Response(c.res.body, c.res);
-    copy.headers.set(name, value);
+    set(copy.headers);
     c.res = copy;
   }
 }
