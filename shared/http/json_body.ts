@@ -19,12 +19,15 @@ export async function readJsonBody(
       }`,
     );
   }
-  const declared = Number(req.headers.get("content-length") ?? NaN);
+  const length = req.headers.get("content-length");
+  const declared = length === null ? NaN : Number(length);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readLimited(req, maxBytes);
+  // With a declared length the server reads exactly that many bytes: one read suffices.
+  const bytes = Number.isInteger(declared) ? await readAll(req) : await readLimited(req, maxBytes);
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new AppError("INVALID_ENCODING", "The body is not valid UTF-8; encode it as UTF-8 JSON");
   }
@@ -35,6 +38,17 @@ export async function readJsonBody(
     return JSON.parse(text);
   } catch (error) {
     throw new AppError("INVALID_JSON", `The body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Strict UTF-8 (a decoder without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+async function readAll(req: Request): Promise<Uint8Array> {
+  try {
+    return await req.bytes();
+  } catch {
+    throw new AppError("BAD_REQUEST", "The request body could not be read; send it again");
   }
 }
 
