@@ -24,7 +24,7 @@ import type {
 import { ChatScorer } from "../refinement/chat_scorer.ts";
 import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
 import { createRefinementTools } from "../refinement/refinement_tools.ts";
-import { lazySql } from "../store/lazy_sql.ts";
+import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "../tools/finalize_summary.ts";
@@ -137,10 +137,17 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     loops: refinementStore,
     refinementSettings: config.refinement,
   };
+  // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
+  const runWhenOpen: Pick<McpLoopRunner, "run"> = {
+    run: async (request, options) => {
+      await untilOpen(sql);
+      return await runner.run(request, options);
+    },
+  };
   const remotes = connectRemoteServers(config, registry, logger);
   const embedder = overrides.embedder ?? models.embedder;
   const router = buildRouter(config, {
-    runner,
+    runner: runWhenOpen,
     mcp,
     embeddingModel: embedder.model,
     sql,
@@ -162,7 +169,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     registry,
     runner,
     run: (request, options) =>
-      Promise.resolve().then(() => runner.run(parseLoopRequest(request), options)),
+      Promise.resolve().then(() => runWhenOpen.run(parseLoopRequest(request), options)),
     mcp,
     ready: async () => {
       await sql.ready();
@@ -175,6 +182,24 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       if (!overrides.sql) await sql.close();
     },
   };
+}
+
+/** Longest a request waits for a database still opening before its own deadline starts. */
+const OPEN_WAIT_MS = 30_000;
+
+/**
+ * Waits for a database that is still opening (at most {@link OPEN_WAIT_MS}),
+ * so its start-up is not charged to the first requests' deadlines. A failed
+ * open is left for the request's own queries to report.
+ */
+async function untilOpen(sql: LazySql): Promise<void> {
+  if (sql.state() !== "opening") return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    sql.ready().catch(() => {}),
+    new Promise((resolve) => timer = setTimeout(resolve, OPEN_WAIT_MS)),
+  ]);
+  clearTimeout(timer);
 }
 
 /** The built-in tools, then the extra ones (remote tools join later). */

@@ -20,7 +20,7 @@ import type { LazySql } from "../store/lazy_sql.ts";
 export function buildRouter(
   config: Config,
   { runner, mcp, embeddingModel, sql, remotes, authenticate, describe }: {
-    runner: McpLoopRunner;
+    runner: Pick<McpLoopRunner, "run">;
     mcp: McpServerDeps;
     embeddingModel: string;
     sql: LazySql;
