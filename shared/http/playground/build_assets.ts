@@ -6,6 +6,8 @@
  * after changing any of them; a test fails while `assets.ts` is stale.
  */
 
+import { bundleClient } from "../../client/bundle.ts";
+
 const HERE = new URL("./", import.meta.url);
 const ROOT = new URL("../../../", import.meta.url);
 
@@ -29,27 +31,6 @@ export const PLAYGROUND_SCRIPT: string = ${JSON.stringify(script)};
 export const CLIENT_SCRIPT: string = ${JSON.stringify(client)};
 `;
   return await format(text);
-}
-
-/** The client as one browser module; cache paths in its comments made machine-independent. */
-async function bundleClient(): Promise<string> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--format",
-      "esm",
-      "shared/client/mcp_loop_client.ts",
-    ],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
-  return new TextDecoder().decode(output.stdout)
-    .replace(/^\/\/ .*registry\.npmjs\.org\/(.*)$/gm, "// npm:$1");
 }
 
 async function format(text: string): Promise<string> {
