@@ -11,7 +11,11 @@ import tools from "../../functions/mcp-loop/tools.ts";
 
 /** Runs one request through a fresh loop and returns the response. */
 export async function main(message: string): Promise<MCPResponse> {
-  const loop = createLoop({ tools, env: Deno.env.toObject() });
+  // Only the OpenAI settings from the shell: the database stays in memory whatever else is set.
+  const env = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([name]) => name.startsWith("OPENAI_")),
+  );
+  const loop = createLoop({ tools, env });
   try {
     return await loop.run({
       mode: "general",
