@@ -33,7 +33,7 @@ export class HeuristicScorer implements Scorer {
  * The reply without quotations of the request (the offline summary quotes it,
  * clipped), so repeating the question earns no coverage.
  */
-export function withoutEcho(reply: string, message: string): string {
+function withoutEcho(reply: string, message: string): string {
   const asked = message.replace(/\s+/g, " ").trim();
   return reply.replace(/"([^"]+)"/g, (quote, inner: string) => {
     const text = inner.replace(/…$/, "").trim();

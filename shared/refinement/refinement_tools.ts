@@ -34,7 +34,8 @@ export const LIST_LIMIT = 10;
 export const RUN_DRIVEN_TOOLS: readonly string[] = [
   "initialize_refinement_loop",
   "decide_loop_next_action",
-];
+] as const;
+const [INITIALIZE_TOOL, DECIDE_TOOL] = RUN_DRIVEN_TOOLS;
 
 /** Builds the four tools over `store`, with per-type thresholds and limits. */
 export function createRefinementTools(
@@ -45,7 +46,7 @@ export function createRefinementTools(
 ): ToolDefinition[] {
   return [
     defineTool({
-      name: "initialize_refinement_loop",
+      name: INITIALIZE_TOOL,
       description:
         "Start a quality-driven refinement loop for a plan, spec, build plan or build code. Returns the loop's id (8 hex characters), its quality threshold and iteration limit. Then score each new version and call decide_loop_next_action.",
       argsSchema: z.object({ loop_type: LoopTypeSchema }),
@@ -59,7 +60,7 @@ export function createRefinementTools(
       },
     }),
     defineTool({
-      name: "decide_loop_next_action",
+      name: DECIDE_TOOL,
       description:
         "Record the quality score (integer 0-100) of a refinement loop's latest version and get the next action: 'completed' when the score reaches the loop's threshold; 'user_input' when the iteration limit is reached or progress stalls (the last two improvements both under 5 points); otherwise 'refine'. A completed loop accepts no more scores.",
       argsSchema: z.object({ loop_id: LoopId, current_score: Score }),
