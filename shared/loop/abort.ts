@@ -1,6 +1,6 @@
 /**
- * Deadlines and timeouts through `AbortSignal`, with timers that are always
- * cleared (no timer outlives the request).
+ * Deadlines and timeouts through `AbortSignal`, on one shared timer that holds
+ * the process only while a deadline is pending (nothing outlives the request).
  */
 
 /** Why a {@link Deadline} fired. */
@@ -59,8 +59,11 @@ export function startDeadline(
 /*
  * Deadlines share one timer, armed for the earliest of them, instead of a
  * timer each: under load most of them are cleared a millisecond after they
- * start, and a timer per deadline was a twentieth of an MCP call's CPU. No
- * timer is left once every deadline is cleared.
+ * start, and a timer per deadline was a twentieth of an MCP call's CPU. When
+ * the last pending deadline is cleared the timer is not cleared but unref'd
+ * (it no longer keeps the process alive, and fires into an empty set), so the
+ * next deadline, usually due later, finds it armed and only refs it again:
+ * under load no request starts or clears a timer.
  */
 
 interface Pending {
@@ -70,15 +73,18 @@ interface Pending {
 
 const pending = new Set<Pending>();
 let armed: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
+/** Whether the armed timer keeps the process alive (only while deadlines are pending). */
+let holding = false;
 
 function schedule(entry: Pending): void {
   pending.add(entry);
   if (entry.at < armedAt()) arm(entry.at);
+  else if (!holding) hold(true);
 }
 
-/** How many deadlines are pending, and whether the shared timer is armed (diagnostics, tests). */
-export function deadlineState(): { pending: number; armed: boolean } {
-  return { pending: pending.size, armed: armed !== undefined };
+/** How many deadlines are pending, whether the shared timer is armed and whether it holds the process (diagnostics, tests). */
+export function deadlineState(): { pending: number; armed: boolean; holding: boolean } {
+  return { pending: pending.size, armed: armed !== undefined, holding };
 }
 
 function armedAt(): number {
@@ -87,20 +93,28 @@ function armedAt(): number {
 
 function unschedule(entry: Pending): void {
   pending.delete(entry);
-  if (pending.size === 0 && armed) {
-    clearTimeout(armed.timer);
-    armed = undefined;
-  }
+  if (pending.size === 0 && holding) hold(false);
+}
+
+function hold(on: boolean): void {
+  holding = on;
+  if (!armed) return;
+  if (on) Deno.refTimer(armed.timer);
+  else Deno.unrefTimer(armed.timer);
 }
 
 function arm(at: number): void {
   if (armed) clearTimeout(armed.timer);
-  armed = { at, timer: setTimeout(expire, Math.max(0, Math.ceil(at - performance.now()))) };
+  const timer = setTimeout(expire, Math.max(0, Math.ceil(at - performance.now())));
+  armed = { at, timer };
+  holding = true;
+  if (pending.size === 0) hold(false);
 }
 
 /** Fires the deadlines that are due and arms the timer for the next. */
 function expire(): void {
   armed = undefined;
+  holding = false;
   const now = performance.now();
   for (const entry of pending) {
     if (entry.at <= now) {

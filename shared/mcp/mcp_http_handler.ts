@@ -240,8 +240,11 @@ export function hostnameOf(hostHeader: string): string | undefined {
 
 /** The methods a message or batch calls. */
 function methodsOf(body: unknown): string[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((m) => typeof m?.method === "string" ? [m.method] : []);
+  const methods: string[] = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if (typeof m?.method === "string") methods.push(m.method);
+  }
+  return methods;
 }
 
 /** The request id in an error's details, when it is a valid JSON-RPC id. */

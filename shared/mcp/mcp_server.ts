@@ -51,6 +51,20 @@ const CACHE_HINTS = {
   "server/discover": { ttlMs: 300_000, cacheScope: "public" },
 } as const;
 
+type CacheHints = Partial<Record<string, { ttlMs: number; cacheScope: "private" | "public" }>>;
+
+/** Each method's hint alone: a server built for one request gets (and checks) only its own. */
+const HINTS_BY_METHOD = new Map<string, CacheHints>(
+  Object.entries(CACHE_HINTS).map(([method, hint]) => [method, { [method]: hint }]),
+);
+
+function hintsFor(methods: readonly string[]): CacheHints | undefined {
+  if (methods.length === 1) return HINTS_BY_METHOD.get(methods[0]);
+  const hints: CacheHints = {};
+  for (const method of methods) Object.assign(hints, HINTS_BY_METHOD.get(method));
+  return Object.keys(hints).length ? hints : undefined;
+}
+
 // deno-lint-ignore no-explicit-any
 type Handler = (request: any, ctx: any) => unknown;
 
@@ -85,7 +99,7 @@ export function createMcpServer(
     capabilities: { tools: { listChanged }, resources: {}, prompts: {}, completions: {} },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: validator,
-    cacheHints: CACHE_HINTS,
+    cacheHints: methods ? hintsFor(methods) : CACHE_HINTS,
   });
   for (const method of methods ?? Object.keys(HANDLERS)) {
     const handler = HANDLERS[method];

@@ -136,6 +136,11 @@ function audit(
     started: number;
   },
 ): void {
+  // The failure handler holds only the logger and the tool's name: a closure over `deps`
+  // would keep the whole request (its trace, body and server) alive until the row is
+  // written, which under load made every request outlive two young-generation GCs.
+  const { logger } = deps;
+  const tool = loggableToolName(event.tool);
   deps.audit.record(caller, [{
     source: "mcp",
     tool: event.tool,
@@ -145,8 +150,8 @@ function audit(
     error: event.error,
     durationMs: Math.round((performance.now() - event.started) * 1000) / 1000,
   }]).catch((error) => {
-    deps.logger.error("could not write the audit row of an MCP tool call", {
-      tool: loggableToolName(event.tool),
+    logger.error("could not write the audit row of an MCP tool call", {
+      tool,
       error: describeError(error),
     });
   });

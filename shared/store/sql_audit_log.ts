@@ -1,9 +1,14 @@
 /**
- * The audit trail of MCP tool calls in `mcp_events`, written in batches: rows
- * queue for up to 20 ms (or until a batch is full) and share one
- * INSERT per caller. Each `record` promise settles when its rows are
- * committed; `flush` waits for everything queued. On Supabase's edge runtime
- * pending writes are kept alive past the response with `EdgeRuntime.waitUntil`.
+ * The audit trail of MCP tool calls in `mcp_events`, written in batches with
+ * group commit: rows queue for up to 20 ms (or until a batch is full) and
+ * share one INSERT per caller; while a write is in flight, new rows wait and
+ * go out together in the next write as soon as it finishes. So the number of
+ * writes in flight stays at one and the queue cannot fall behind under load
+ * (with a batch per 20 ms chained after the one before, a busy server queued
+ * rows for over a second and kept every request's objects alive with them).
+ * Each `record` promise settles when its rows are committed; `flush` waits
+ * for everything queued. On Supabase's edge runtime pending writes are kept
+ * alive past the response with `EdgeRuntime.waitUntil`.
  */
 import { keepAlive } from "./keep_alive.ts";
 import type { AuditEvent, AuditLog, Caller, Sql } from "../ports.ts";
@@ -24,7 +29,8 @@ export class SqlAuditLog implements AuditLog {
   readonly #maxDelayMs: number;
   #queue: Pending[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #writing: Promise<void> = Promise.resolve();
+  /** The write in flight, if any (at most one). */
+  #writing: Promise<void> | undefined;
 
   constructor(
     sql: Sql,
@@ -40,28 +46,37 @@ export class SqlAuditLog implements AuditLog {
     const written = new Promise<void>((resolve, reject) => {
       this.#queue.push({ caller, events, resolve, reject });
     });
-    if (this.#queue.length >= this.#maxBatch) this.#startWrite();
-    else this.#timer ??= setTimeout(() => this.#startWrite(), this.#maxDelayMs);
+    // While a write is in flight, its end starts the next one.
+    if (!this.#writing) {
+      if (this.#queue.length >= this.#maxBatch) this.#startWrite();
+      else this.#timer ??= setTimeout(() => this.#startWrite(), this.#maxDelayMs);
+    }
     keepAlive(written);
     return written;
   }
 
   async flush(): Promise<void> {
-    if (this.#queue.length > 0) this.#startWrite();
-    await this.#writing;
+    while (this.#writing || this.#queue.length > 0) {
+      this.#startWrite();
+      await this.#writing;
+    }
   }
 
-  /** Takes the queue as one batch, written after the batches before it. */
+  /** Writes up to a batch of the queue, unless a write is in flight. */
   #startWrite(): void {
+    if (this.#writing) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const batch = this.#queue;
-    this.#queue = [];
-    if (batch.length === 0) return;
-    this.#writing = this.#writing.then(() => this.#writeBatch(batch));
+    if (this.#queue.length === 0) return;
+    const batch = this.#queue.splice(0, this.#maxBatch);
+    this.#writing = this.#writeBatch(batch).finally(() => {
+      this.#writing = undefined;
+      // Rows that arrived during the write have waited long enough.
+      this.#startWrite();
+    });
   }
 
-  /** One INSERT per caller in the batch; failures reject that caller's promises. */
+  /** One INSERT per caller in the batch; failures reject that caller's promises (never this one). */
   async #writeBatch(batch: Pending[]): Promise<void> {
     const byCaller = new Map<string, Pending[]>();
     for (const pending of batch) {
@@ -75,8 +90,8 @@ export class SqlAuditLog implements AuditLog {
 
   async #write(group: Pending[]): Promise<void> {
     const { caller } = group[0];
-    const rows = group.flatMap((pending) => pending.events.map(eventToJson));
     try {
+      const rows = group.flatMap((pending) => pending.events.map(eventToJson));
       await asCaller(
         this.#sql,
         caller,

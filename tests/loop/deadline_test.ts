@@ -1,4 +1,4 @@
-/** Deadlines share one timer: each still fires on time, and none is left once all are cleared. */
+/** Deadlines share one timer: each still fires on time, and once all are cleared it holds nothing. */
 import assert from "node:assert/strict";
 import { deadlineState, startDeadline, TimeoutReason } from "../../shared/loop/abort.ts";
 
@@ -27,14 +27,43 @@ Deno.test("deadlines fire in time order, an earlier one started later included, 
   early.clear();
 });
 
-Deno.test("a parent's abort passes down, and clearing every deadline leaves no timer running", () => {
+Deno.test("a parent's abort passes down, and clearing every deadline leaves the timer holding nothing", () => {
   const parent = new AbortController();
   const child = startDeadline(60_000, { parents: [parent.signal] });
   const other = startDeadline(30_000);
   parent.abort(new Error("client went away"));
   assert.equal((child.signal.reason as Error).message, "client went away");
   child.clear();
-  assert.deepEqual(deadlineState(), { pending: 1, armed: true });
+  assert.deepEqual(deadlineState(), { pending: 1, armed: true, holding: true });
   other.clear();
-  assert.deepEqual(deadlineState(), { pending: 0, armed: false });
+  // The timer stays armed for the next deadline but no longer holds the process
+  // (the test's own sanitizer would fail on a timer that did).
+  assert.deepEqual(deadlineState(), { pending: 0, armed: true, holding: false });
+  const next = startDeadline(45_000);
+  assert.deepEqual(deadlineState(), { pending: 1, armed: true, holding: true });
+  next.clear();
+  assert.equal(deadlineState().holding, false);
+});
+
+/** Runs a script importing abort.ts and returns its output. */
+async function runScript(body: string): Promise<string> {
+  const url = new URL("../../shared/loop/abort.ts", import.meta.url).href;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", `import { startDeadline } from "${url}";\n${body}`],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.equal(output.code, 0);
+  return new TextDecoder().decode(output.stdout).trim();
+}
+
+Deno.test("a pending deadline keeps the process alive until it fires; a cleared one does not", async () => {
+  const pending = await runScript(
+    `const d = startDeadline(150); d.signal.addEventListener("abort", () => console.log("fired"));`,
+  );
+  assert.equal(pending, "fired");
+  const cleared = await runScript(
+    `const d = startDeadline(60_000); d.signal.addEventListener("abort", () => console.log("fired")); d.clear(); console.log("cleared");`,
+  );
+  assert.equal(cleared, "cleared");
 });
