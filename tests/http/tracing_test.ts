@@ -191,3 +191,22 @@ Deno.test("an MCP request's line names the method, the tool and how the call end
   assert.equal(line("mcp-failed")?.outcome, "TOOL_FAILED");
   assert.equal(line("mcp-failed")?.caller, "anonymous");
 });
+
+Deno.test("a log line is JSON with time, level and message first; a field of the same name wins", () => {
+  const lines: string[] = [];
+  const logger = createConsoleLogger({ level: "debug", write: (line) => lines.push(line) });
+  logger.info("request", { status: 200, caller: "anonymous", skipped: undefined });
+  logger.info("bare");
+  logger.warn("moved", { message: "the field's own message", level: "custom" });
+  logger.debug('quotes " and \\ and\nnewlines', { nested: { a: [1, "two"] } });
+  const [request, bare, moved, quoted] = lines.map((line) => JSON.parse(line));
+  assert.deepEqual(Object.keys(request), ["time", "level", "message", "status", "caller"]);
+  assert.equal(request.level, "info");
+  assert.ok(!Number.isNaN(Date.parse(request.time)));
+  assert.deepEqual(Object.keys(bare), ["time", "level", "message"]);
+  assert.equal(moved.message, "the field's own message");
+  assert.equal(moved.level, "custom");
+  assert.equal(quoted.message, 'quotes " and \\ and\nnewlines');
+  assert.deepEqual(quoted.nested, { a: [1, "two"] });
+  for (const line of lines) assert.ok(!line.includes("\n"), "one line per entry");
+});
