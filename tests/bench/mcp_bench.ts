@@ -1,7 +1,10 @@
 /**
- * MCP `tools/call` over HTTP under load (autocannon, 16 connections and 1),
- * against the function on PGlite with the offline defaults, and the ratio to a
- * bare `Deno.serve` JSON endpoint measured in the same run.
+ * MCP over HTTP under load (autocannon, 16 connections unless said) against
+ * the function on PGlite with the offline defaults and the default info-level
+ * request log line: `tools/call` and `tools/list` in both protocol eras, a
+ * call that reads the database, one connection, and the first seconds after
+ * start (before the JIT has warmed up) — each with its ratio to a bare
+ * `Deno.serve` JSON endpoint measured in the same run.
  */
 import {
   autocannon,
@@ -15,61 +18,93 @@ import {
 
 type Row = { name: string; result: LoadResult; note?: string };
 
-const CHEAP_CALL = toolsCall("finalize_summary", {});
+/** A 2026-07-28 request: the `_meta` envelope and the standard headers. */
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+interface Scenario {
+  name: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const rpc = (method: string, params?: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params ? { params } : {}) });
+
+const CALL: Scenario = {
+  name: "tools/call finalize_summary (2025-11-25)",
+  body: toolsCall("finalize_summary", {}),
+  headers: MCP_HEADERS,
+};
+const LIST: Scenario = {
+  name: "tools/list (2025-11-25)",
+  body: rpc("tools/list"),
+  headers: MCP_HEADERS,
+};
+const MODERN_HEADERS = { ...MCP_HEADERS, "mcp-protocol-version": "2026-07-28" };
+const MODERN_CALL: Scenario = {
+  name: "tools/call finalize_summary (2026-07-28)",
+  body: rpc("tools/call", { name: "finalize_summary", arguments: {}, _meta: MODERN_META }),
+  headers: { ...MODERN_HEADERS, "mcp-method": "tools/call", "mcp-name": "finalize_summary" },
+};
+const MODERN_LIST: Scenario = {
+  name: "tools/list (2026-07-28)",
+  body: rpc("tools/list", { _meta: MODERN_META }),
+  headers: { ...MODERN_HEADERS, "mcp-method": "tools/list" },
+};
 
 /** Runs the MCP load benchmark and returns its markdown table. */
-export async function mcpLoadBenchmark({ seconds = 8 } = {}): Promise<string> {
+export async function mcpLoadBenchmark(
+  { seconds = 8, warmupSeconds = 15 } = {},
+): Promise<string> {
   const bare = await startBareEndpoint();
   let floor: LoadResult;
   try {
-    floor = await drive(bare.base, toolsCall("x", {}), { seconds, warmupSeconds: 2 });
+    floor = await drive(bare.base, { ...CALL, body: toolsCall("x", {}) }, {
+      seconds,
+      warmupSeconds: 2,
+    });
   } finally {
     await bare.close();
   }
-  const rows: Row[] = [{ name: "bare Deno.serve JSON endpoint, 16 connections", result: floor }];
+  const rows: Row[] = [{ name: "bare Deno.serve JSON endpoint", result: floor }];
   const ofBare = (name: string, result: LoadResult): Row => ({
     name,
     result,
     note: `${(result.perSecond / floor.perSecond * 100).toFixed(1)}% of bare`,
   });
-  const server = await startFunction();
+  const server = await startFunction({ MCP_LOOP_LOG_LEVEL: "info" });
   try {
     const url = `${server.base}/mcp-loop/mcp`;
-    for (const connections of [16, 1]) {
-      const result = await drive(url, CHEAP_CALL, {
-        connections,
-        seconds,
-        warmupSeconds: connections === 16 ? 3 : 0,
-      });
-      const plural = connections > 1 ? "s" : "";
-      rows.push(ofBare(
-        `tools/call finalize_summary (no database read), ${connections} connection${plural}`,
-        result,
-      ));
+    // The first seconds after start, then the steady state once the JIT has warmed up.
+    const cold = await drive(url, CALL, { seconds: 5, warmupSeconds: 0 });
+    await drive(url, CALL, { seconds: 1, warmupSeconds: warmupSeconds - 1 });
+    for (const scenario of [CALL, LIST, MODERN_CALL, MODERN_LIST]) {
+      rows.push(ofBare(scenario.name, await drive(url, scenario, { seconds, warmupSeconds: 2 })));
     }
+    rows.push(ofBare(
+      `${CALL.name}, 1 connection`,
+      await drive(url, CALL, { connections: 1, seconds, warmupSeconds: 0 }),
+    ));
     const created = await fetch(url, {
       method: "POST",
       headers: MCP_HEADERS,
       body: toolsCall("initialize_refinement_loop", { loop_type: "spec" }),
     });
     const id = (await created.json()).result.structuredContent.id;
-    const status = toolsCall("get_loop_status", { loop_id: id });
     rows.push(ofBare(
-      "tools/call get_loop_status (one PGlite read), 16 connections",
-      await drive(url, status, { seconds, warmupSeconds: 2 }),
+      "tools/call get_loop_status (one PGlite read)",
+      await drive(url, { ...CALL, body: toolsCall("get_loop_status", { loop_id: id }) }, {
+        seconds,
+        warmupSeconds: 2,
+      }),
     ));
+    rows.push(ofBare(`${CALL.name}, the first 5 s after start`, cold));
   } finally {
     await server.close();
-  }
-  // The cheap call again with the default log level: one JSON request line per call (to /dev/null).
-  const logging = await startFunction({ MCP_LOOP_LOG_LEVEL: "info" });
-  try {
-    rows.push(ofBare(
-      "tools/call finalize_summary, 16 connections, info-level request log lines",
-      await drive(`${logging.base}/mcp-loop/mcp`, CHEAP_CALL, { seconds, warmupSeconds: 2 }),
-    ));
-  } finally {
-    await logging.close();
   }
   return formatLoadTable(rows);
 }
@@ -77,7 +112,7 @@ export async function mcpLoadBenchmark({ seconds = 8 } = {}): Promise<string> {
 /** Warms up for `warmupSeconds` (when above 0), then measures for `seconds`. */
 async function drive(
   url: string,
-  body: string,
+  { body, headers }: Scenario,
   { connections = 16, seconds, warmupSeconds }: {
     connections?: number;
     seconds: number;
@@ -85,7 +120,11 @@ async function drive(
   },
 ): Promise<LoadResult> {
   if (warmupSeconds > 0) {
-    await autocannon(url, { connections, seconds: warmupSeconds, headers: MCP_HEADERS, body });
+    await autocannon(url, { connections, seconds: warmupSeconds, headers, body });
   }
-  return await autocannon(url, { connections, seconds, headers: MCP_HEADERS, body });
+  const result = await autocannon(url, { connections, seconds, headers, body });
+  if (result.errors || result.non2xx) {
+    throw new Error(`${result.errors} errors and ${result.non2xx} non-2xx answers from ${url}`);
+  }
+  return result;
 }

@@ -7,6 +7,7 @@
 /// <reference lib="deno.worker" />
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLITE_START_PARAMS } from "./pglite_sql.ts";
 
 /** A request from the main thread. */
 export type WorkerRequest =
@@ -55,6 +56,7 @@ async function handle(request: WorkerRequest): Promise<void> {
           dataDir: request.dataDir,
           loadDataDir: request.loadDataDir,
           extensions: { vector },
+          startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
         });
       });
     case "query":
