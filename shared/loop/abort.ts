@@ -96,9 +96,19 @@ function unschedule(entry: Pending): void {
   if (pending.size === 0 && holding) hold(false);
 }
 
+/** Whether the runtime can unref a timer (Deno can; elsewhere the timer is cleared instead). */
+const CAN_UNREF = typeof Deno?.refTimer === "function" && typeof Deno?.unrefTimer === "function";
+
 function hold(on: boolean): void {
   holding = on;
   if (!armed) return;
+  if (!CAN_UNREF) {
+    if (!on) {
+      clearTimeout(armed.timer);
+      armed = undefined;
+    }
+    return;
+  }
   if (on) Deno.refTimer(armed.timer);
   else Deno.unrefTimer(armed.timer);
 }

@@ -45,11 +45,14 @@ Deno.test("a parent's abort passes down, and clearing every deadline leaves the 
   assert.equal(deadlineState().holding, false);
 });
 
-/** Runs a script importing abort.ts and returns its output. */
-async function runScript(body: string): Promise<string> {
+/** Runs a script importing abort.ts (after `setup`) and returns its output. */
+async function runScript(body: string, setup = ""): Promise<string> {
   const url = new URL("../../shared/loop/abort.ts", import.meta.url).href;
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", `import { startDeadline } from "${url}";\n${body}`],
+    args: [
+      "eval",
+      `${setup}\nconst { startDeadline, deadlineState } = await import("${url}");\n${body}`,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).output();
@@ -66,4 +69,14 @@ Deno.test("a pending deadline keeps the process alive until it fires; a cleared 
     `const d = startDeadline(60_000); d.signal.addEventListener("abort", () => console.log("fired")); d.clear(); console.log("cleared");`,
   );
   assert.equal(cleared, "cleared");
+});
+
+Deno.test("where timers cannot be unref'd, the last cleared deadline clears the timer", async () => {
+  const output = await runScript(
+    `const a = startDeadline(60_000); a.clear();
+     const before = JSON.stringify(deadlineState());
+     const b = startDeadline(100); b.signal.addEventListener("abort", () => console.log(before, "fired"));`,
+    "Deno.refTimer = undefined; Deno.unrefTimer = undefined;",
+  );
+  assert.equal(output, '{"pending":0,"armed":false,"holding":false} fired');
 });
