@@ -97,7 +97,8 @@ function unschedule(entry: Pending): void {
 }
 
 /** Whether the runtime can unref a timer (Deno can; elsewhere the timer is cleared instead). */
-const CAN_UNREF = typeof Deno?.refTimer === "function" && typeof Deno?.unrefTimer === "function";
+const CAN_UNREF = typeof Deno !== "undefined" && typeof Deno.refTimer === "function" &&
+  typeof Deno.unrefTimer === "function";
 
 function hold(on: boolean): void {
   holding = on;
