@@ -72,19 +72,22 @@ interface Pending {
 }
 
 const pending = new Set<Pending>();
+/** The shared timer; it keeps the process alive only while a deadline is pending. */
 let armed: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
-/** Whether the armed timer keeps the process alive (only while deadlines are pending). */
-let holding = false;
 
 function schedule(entry: Pending): void {
   pending.add(entry);
   if (entry.at < armedAt()) arm(entry.at);
-  else if (!holding) hold(true);
+  else if (pending.size === 1) hold(true); // the first pending deadline since the set emptied
 }
 
 /** How many deadlines are pending, whether the shared timer is armed and whether it holds the process (diagnostics, tests). */
 export function deadlineState(): { pending: number; armed: boolean; holding: boolean } {
-  return { pending: pending.size, armed: armed !== undefined, holding };
+  return {
+    pending: pending.size,
+    armed: armed !== undefined,
+    holding: armed !== undefined && pending.size > 0,
+  };
 }
 
 function armedAt(): number {
@@ -93,7 +96,7 @@ function armedAt(): number {
 
 function unschedule(entry: Pending): void {
   pending.delete(entry);
-  if (pending.size === 0 && holding) hold(false);
+  if (pending.size === 0) hold(false);
 }
 
 /** Whether the runtime can unref a timer (Deno can; elsewhere the timer is cleared instead). */
@@ -101,7 +104,6 @@ const CAN_UNREF = typeof Deno !== "undefined" && typeof Deno.refTimer === "funct
   typeof Deno.unrefTimer === "function";
 
 function hold(on: boolean): void {
-  holding = on;
   if (!armed) return;
   if (!CAN_UNREF) {
     if (!on) {
@@ -116,16 +118,13 @@ function hold(on: boolean): void {
 
 function arm(at: number): void {
   if (armed) clearTimeout(armed.timer);
-  const timer = setTimeout(expire, Math.max(0, Math.ceil(at - performance.now())));
-  armed = { at, timer };
-  holding = true;
-  if (pending.size === 0) hold(false);
+  // Only armed for a pending deadline, so it starts out holding the process.
+  armed = { at, timer: setTimeout(expire, Math.max(0, Math.ceil(at - performance.now()))) };
 }
 
 /** Fires the deadlines that are due and arms the timer for the next. */
 function expire(): void {
   armed = undefined;
-  holding = false;
   const now = performance.now();
   for (const entry of pending) {
     if (entry.at <= now) {

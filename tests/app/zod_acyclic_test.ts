@@ -5,6 +5,7 @@
  * overflows the stack, while JSON values parse as before.
  */
 import assert from "node:assert/strict";
+import { evalOutput } from "../support/process.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -24,14 +25,7 @@ async function parseWithSdkSchema(setup: boolean): Promise<string> {
     }
     console.log(JSON.stringify({ plain, cyclic: verdict }));
   `;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--ext=js", script],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  assert.equal(output.code, 0);
-  return new TextDecoder().decode(output.stdout).trim();
+  return await evalOutput(script, { ext: "js" });
 }
 
 Deno.test("without the setup the SDK's schemas carry the memoizer; with it they do not", async () => {

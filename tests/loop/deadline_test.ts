@@ -1,6 +1,7 @@
 /** Deadlines share one timer: each still fires on time, and once all are cleared it holds nothing. */
 import assert from "node:assert/strict";
 import { deadlineState, startDeadline, TimeoutReason } from "../../shared/loop/abort.ts";
+import { evalOutput } from "../support/process.ts";
 
 const firedAt = (signal: AbortSignal, started: number) =>
   new Promise<number>((resolve) =>
@@ -48,16 +49,9 @@ Deno.test("a parent's abort passes down, and clearing every deadline leaves the 
 /** Runs a script importing abort.ts (after `setup`) and returns its output. */
 async function runScript(body: string, setup = ""): Promise<string> {
   const url = new URL("../../shared/loop/abort.ts", import.meta.url).href;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "eval",
-      `${setup}\nconst { startDeadline, deadlineState } = await import("${url}");\n${body}`,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  assert.equal(output.code, 0);
-  return new TextDecoder().decode(output.stdout).trim();
+  return await evalOutput(
+    `${setup}\nconst { startDeadline, deadlineState } = await import("${url}");\n${body}`,
+  );
 }
 
 Deno.test("a pending deadline keeps the process alive until it fires; a cleared one does not", async () => {

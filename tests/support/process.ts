@@ -167,3 +167,21 @@ export const INITIALIZE = {
     clientInfo: { name: "process-test", version: "1" },
   },
 };
+
+/**
+ * Runs `code` with `deno eval` from the repository root (so its import map
+ * applies) and returns its trimmed standard output; fails unless it exits 0.
+ */
+export async function evalOutput(
+  code: string,
+  { ext = "ts" }: { ext?: "ts" | "js" } = {},
+): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", `--ext=${ext}`, code],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (output.code !== 0) throw new Error(`deno eval exited with ${output.code}`);
+  return new TextDecoder().decode(output.stdout).trim();
+}
