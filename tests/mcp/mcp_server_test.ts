@@ -174,3 +174,22 @@ Deno.test("callers only see their own loops over MCP", async () => {
   await alice.close();
   await bob.close();
 });
+
+Deno.test("tools/list serves a copy of the registry's schemas: changing a listed tool leaves the registry's as it was", async () => {
+  const { listToolsFor } = await import("../../shared/mcp/mcp_tools.ts");
+  const { ToolRegistry } = await import("../../shared/tools/tool_registry.ts");
+  const { z } = await import("zod");
+  const registry = new ToolRegistry();
+  registry.register({
+    name: "echo",
+    description: "Echo the text",
+    argsSchema: z.object({ text: z.string() }),
+    run: ({ args }) => args.text,
+  });
+  const deps = { registry } as Parameters<typeof listToolsFor>[0];
+  const caller = keyCaller();
+  const listed = listToolsFor(deps, caller) as unknown as ListedTool[];
+  assert.deepEqual(listed[0].inputSchema.required, ["text"]);
+  listed[0].inputSchema.required!.push("injected");
+  assert.deepEqual(registry.get("echo")!.inputSchema.required, ["text"]);
+});
