@@ -75,6 +75,12 @@ export interface App {
   run(request: unknown, options?: RunOptions): Promise<MCPResponse>;
   /** What an MCP server over the registry needs (the stdio entry uses it). */
   mcp: McpServerDeps;
+  /**
+   * Loads what the first MCP request would otherwise load (the SDK, about 80 ms
+   * of compiling). A long-running server calls it once it listens; on the edge
+   * runtime, where an instance may serve a single loop request, it is not called.
+   */
+  preloadMcp(): Promise<void>;
   /** Resolves once the database is open and the remote MCP servers have been tried once. */
   ready(): Promise<void>;
   /** Stops the remote connections, flushes the audit log and closes the database it opened. */
@@ -146,7 +152,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   };
   const remotes = connectRemoteServers(config, registry, logger);
   const embedder = overrides.embedder ?? models.embedder;
-  const router = buildRouter(config, {
+  const { router, loadMcp } = buildRouter(config, {
     runner: runWhenOpen,
     mcp,
     embeddingModel: embedder.model,
@@ -171,6 +177,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     run: (request, options) =>
       Promise.resolve().then(() => runWhenOpen.run(parseLoopRequest(request), options)),
     mcp,
+    preloadMcp: loadMcp,
     ready: async () => {
       await sql.ready();
       await Promise.all((await remotes).map((source) => source.connect()));

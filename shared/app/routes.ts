@@ -9,14 +9,18 @@ import { createHealthHandler } from "../http/health_handler.ts";
 import { createLoopHandler } from "../http/loop_handler.ts";
 import { createPlaygroundHandler } from "../http/playground_handler.ts";
 import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
-import { createRouter, type Handler } from "../http/router.ts";
+import { lazyHandler } from "../http/lazy_handler.ts";
+import { createRouter } from "../http/router.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
 import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
 import type { Logger } from "../ports.ts";
 import type { LazySql } from "../store/lazy_sql.ts";
 
-/** The HTTP routes: the loop, health, and MCP (its SDK loaded on the first MCP request). */
+/**
+ * The HTTP routes: the loop, health, and MCP (its SDK loaded on the first MCP
+ * request, or before by `loadMcp`).
+ */
 export function buildRouter(
   config: Config,
   { runner, mcp, embeddingModel, sql, remotes, authenticate, describe }: {
@@ -32,7 +36,22 @@ export function buildRouter(
   const { logger } = mcp;
   // Sign-in discovery where sign-in is needed and someone issues the tokens.
   const signIn = config.auth.required && config.oauth.authorizationServers.length > 0;
-  return createRouter({
+  const mcpHandler = lazyHandler(async () => {
+    const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
+    return createMcpHttpHandler({
+      ...mcp,
+      authenticate,
+      allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
+      // Origins allowed to call the function from a browser may call its MCP endpoint too.
+      allowedOrigins: new Set([
+        ...config.mcp.allowedOrigins,
+        ...(config.http.corsOrigins === "*" ? [] : config.http.corsOrigins),
+      ]),
+      maxBodyBytes: config.http.maxBodyBytes,
+      resourceMetadataUrl: signIn ? (req) => resourceMetadataUrl(config.oauth, req) : undefined,
+    });
+  });
+  const router = createRouter({
     loop: createLoopHandler({
       runner,
       authenticate,
@@ -50,26 +69,13 @@ export function buildRouter(
           return [`remote:${status.name}`, status];
         })),
     }),
-    mcp: lazyHandler(async () => {
-      const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
-      return createMcpHttpHandler({
-        ...mcp,
-        authenticate,
-        allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
-        // Origins allowed to call the function from a browser may call its MCP endpoint too.
-        allowedOrigins: new Set([
-          ...config.mcp.allowedOrigins,
-          ...(config.http.corsOrigins === "*" ? [] : config.http.corsOrigins),
-        ]),
-        maxBodyBytes: config.http.maxBodyBytes,
-        resourceMetadataUrl: signIn ? (req) => resourceMetadataUrl(config.oauth, req) : undefined,
-      });
-    }),
+    mcp: mcpHandler.handle,
     protectedResource: signIn ? createProtectedResourceHandler(config.oauth) : undefined,
     playground: createPlaygroundHandler({ enabled: config.http.playground }),
     corsOrigins: config.http.corsOrigins,
     logger,
   });
+  return { router, loadMcp: mcpHandler.load };
 }
 
 /**
@@ -94,13 +100,4 @@ export function warnIfNoCors(config: Config, logger: Logger): void {
       "no CORS origins are allowed (the default once Supabase settings are present): browser apps on other origins cannot call this function; set MCP_LOOP_CORS_ORIGINS=https://your.app (comma-separated) to allow them",
     );
   }
-}
-
-/** A handler built on its first request (so its imports load only when the path is used). */
-function lazyHandler(build: () => Promise<Handler>): Handler {
-  let handler: Promise<Handler> | undefined;
-  return async (req, trace) => {
-    handler ??= build();
-    return (await handler)(req, trace);
-  };
 }

@@ -56,6 +56,8 @@ export async function serveFunction(
       const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
       lock?.setMcpUrl(`${base}/mcp`);
       console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
+      // While the database opens, the MCP endpoint gets ready for its first request.
+      app.preloadMcp().catch(() => {}); // a failure surfaces on that request
     },
   }, app.fetch);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

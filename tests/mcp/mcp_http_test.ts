@@ -34,6 +34,21 @@ Deno.test("an MCP client over loopback HTTP lists the tools and runs a refinemen
   }
 });
 
+Deno.test("after preloadMcp (what the local server calls once it listens) the endpoint answers", async () => {
+  const app = await mcpApp();
+  await app.preloadMcp();
+  await app.preloadMcp(); // a second call finds it loaded
+  const res = await app.fetch(
+    new Request(
+      "http://localhost/mcp-loop/mcp",
+      rpc({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    ),
+  );
+  assert.equal(res.status, 200);
+  const { result } = await res.json();
+  assert.ok(result.tools.some((t: { name: string }) => t.name === "finalize_summary"));
+});
+
 Deno.test("50 parallel tools/call over HTTP all succeed", async () => {
   const server = serve(await mcpApp());
   try {
