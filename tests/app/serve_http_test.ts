@@ -10,6 +10,7 @@ import {
   INITIALIZE,
   initializedDataDir,
   spawnProcess,
+  tempDirRemovedAtExit,
   waitUntilOk,
 } from "../support/process.ts";
 
@@ -18,7 +19,7 @@ const start = (env: Record<string, string>) =>
 
 Deno.test("deno task start listens on 127.0.0.1 only, prints its URLs, and health answers while PGlite starts", async () => {
   const port = freePort();
-  const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-fresh-" });
+  const dataDir = await tempDirRemovedAtExit("mcp-loop-fresh-");
   const server = start({ PORT: String(port), MCP_LOOP_DATA_DIR: dataDir });
   try {
     await server.waitForLine((line) => line.includes("/mcp-loop/playground"), 30_000);

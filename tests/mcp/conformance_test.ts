@@ -12,6 +12,7 @@ import { createMcpHttpHandler } from "../../shared/mcp/mcp_http_handler.ts";
 import { SILENT_LOGGER } from "../../shared/ports.ts";
 import { addDiagnosticTools } from "../support/conformance_tools.ts";
 import { mcpApp } from "../support/mcp_fixture.ts";
+import { tempDirRemovedAtExit } from "../support/process.ts";
 
 /** The CLI's terminal colours, removed before its summary line is read. */
 const ANSI_COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
@@ -72,7 +73,7 @@ Deno.test({
             scenario,
             ...args,
           ],
-          cwd: Deno.makeTempDirSync(),
+          cwd: await tempDirRemovedAtExit("mcp-loop-conformance-"),
           stdout: "piped",
           stderr: "piped",
         }).output();

@@ -135,13 +135,32 @@ export async function waitUntilOk(url: string, timeoutMs = 20_000): Promise<void
 
 let template: Promise<string> | undefined;
 
+/** Folders to delete when the test process ends (a data folder is 40–60 MB). */
+const leftovers = new Set<string>();
+globalThis.addEventListener("unload", () => {
+  for (const dir of leftovers) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/** A new temporary folder, deleted when the test process ends. */
+export async function tempDirRemovedAtExit(prefix: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix });
+  leftovers.add(dir);
+  return dir;
+}
+
 /**
  * A PGlite data folder with the migrations applied, copied from one made once
  * per test process (a first start takes seconds; reopening a copy does not).
  */
 export async function initializedDataDir(): Promise<string> {
   template ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "mcp-loop-template-" });
+    const dir = await tempDirRemovedAtExit("mcp-loop-template-");
     const { PgliteSql } = await import("../../shared/adapters/pglite/pglite_sql.ts");
     const { applyMigrations } = await import("../../shared/store/migrations.ts");
     const sql = await PgliteSql.open({ dataDir: dir });
@@ -150,7 +169,7 @@ export async function initializedDataDir(): Promise<string> {
     return dir;
   })();
   const source = await template;
-  const copy = await Deno.makeTempDir({ prefix: "mcp-loop-data-" });
+  const copy = await tempDirRemovedAtExit("mcp-loop-data-");
   const status = await new Deno.Command("cp", { args: ["-a", `${source}/.`, copy] }).output();
   if (!status.success) throw new Error(`could not copy ${source}`);
   return copy;
