@@ -53,6 +53,21 @@ export async function startBareEndpoint(): Promise<ServerProcess> {
   return { base, pid: child.pid, close: () => stop(child) };
 }
 
+/** Starts the MCP SDK alone (./sdk_alone_server.ts): the ceiling for any server built on it. */
+export async function startSdkAlone(): Promise<ServerProcess> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}tests/bench/sdk_alone_server.ts`],
+    cwd: ROOT,
+    env: { PORT: String(port) },
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(base);
+  return { base, pid: child.pid, close: () => stop(child) };
+}
+
 /** What autocannon measured. */
 export interface LoadResult {
   requests: number;

@@ -4,7 +4,9 @@
  * request log line: `tools/call` and `tools/list` in both protocol eras, a
  * call that reads the database, one connection, and the first seconds after
  * start (before the JIT has warmed up) — each with its ratio to a bare
- * `Deno.serve` JSON endpoint measured in the same run.
+ * `Deno.serve` JSON endpoint measured in the same run — and the MCP SDK alone
+ * serving one trivial tool (./sdk_alone_server.ts), the ceiling for any server
+ * built on it.
  */
 import {
   autocannon,
@@ -13,6 +15,7 @@ import {
   MCP_HEADERS,
   startBareEndpoint,
   startFunction,
+  startSdkAlone,
   toolsCall,
 } from "./load_harness.ts";
 
@@ -76,6 +79,18 @@ export async function mcpLoadBenchmark(
     result,
     note: `${(result.perSecond / floor.perSecond * 100).toFixed(1)}% of bare`,
   });
+  // The SDK with nothing of ours around it: how much of a request is the protocol itself.
+  const sdk = await startSdkAlone();
+  try {
+    for (const scenario of [CALL, MODERN_CALL]) {
+      rows.push(ofBare(
+        `the SDK alone: ${scenario.name}`,
+        await drive(sdk.base, scenario, { seconds, warmupSeconds: 10 }),
+      ));
+    }
+  } finally {
+    await sdk.close();
+  }
   const server = await startFunction({ MCP_LOOP_LOG_LEVEL: "info" });
   try {
     const url = `${server.base}/mcp-loop/mcp`;
