@@ -57,7 +57,7 @@ export async function startBareEndpoint(): Promise<ServerProcess> {
 export async function startSdkAlone(): Promise<ServerProcess> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}tests/bench/sdk_alone_server.ts`],
+    args: ["run", "--unstable-no-legacy-abort", "-A", `${ROOT}tests/bench/sdk_alone_server.ts`],
     cwd: ROOT,
     env: { PORT: String(port) },
     stdout: "null",
