@@ -77,8 +77,9 @@ export interface App {
   mcp: McpServerDeps;
   /**
    * Loads what the first MCP request would otherwise load (the SDK, about 80 ms
-   * of compiling). A long-running server calls it once it listens; on the edge
-   * runtime, where an instance may serve a single loop request, it is not called.
+   * of compiling). `deno task start` calls it shortly after the database is
+   * open; on the edge runtime, where an instance may serve a single loop
+   * request, nothing calls it.
    */
   preloadMcp(): Promise<void>;
   /** Resolves once the database is open and the remote MCP servers have been tried once. */

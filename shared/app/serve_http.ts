@@ -56,8 +56,12 @@ export async function serveFunction(
       const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
       lock?.setMcpUrl(`${base}/mcp`);
       console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
-      // While the database opens, the MCP endpoint gets ready for its first request.
-      app.preloadMcp().catch(() => {}); // a failure surfaces on that request
+      // The MCP endpoint gets ready for its first request once the database is open and the
+      // requests that waited for it have had their turn: loading the SDK earlier slowed the
+      // database's start (the two compete for the cores) and the requests waiting on it.
+      void app.ready().catch(() => {}).then(() => {
+        setTimeout(() => app.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
+      });
     },
   }, app.fetch);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -69,6 +73,9 @@ export async function serveFunction(
     });
   }
 }
+
+/** How long after the database is ready the MCP SDK is loaded (see `preloadMcp`). */
+const PRELOAD_DELAY_MS = 200;
 
 /** What start-up prints: where each path is served. */
 export function listeningMessage(
