@@ -77,8 +77,8 @@ export interface App {
   mcp: McpServerDeps;
   /**
    * Loads what the first MCP request would otherwise load (the SDK, about 80 ms
-   * of compiling). `deno task start` calls it shortly after the database is
-   * open; on the edge runtime, where an instance may serve a single loop
+   * of compiling). `deno task start` calls it 200 ms after `ready()` (the
+   * database open, remote servers tried once); on the edge runtime, where an instance may serve a single loop
    * request, nothing calls it.
    */
   preloadMcp(): Promise<void>;

@@ -56,8 +56,8 @@ export async function serveFunction(
       const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
       lock?.setMcpUrl(`${base}/mcp`);
       console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
-      // The MCP endpoint gets ready for its first request once the database is open and the
-      // requests that waited for it have had their turn: loading the SDK earlier slowed the
+      // The MCP endpoint gets ready for its first request once the app is ready (the database
+      // open, remote servers tried once) and the requests that waited for it have had their turn: loading the SDK earlier slowed the
       // database's start (the two compete for the cores) and the requests waiting on it.
       void app.ready().catch(() => {}).then(() => {
         setTimeout(() => app.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
@@ -74,7 +74,7 @@ export async function serveFunction(
   }
 }
 
-/** How long after the database is ready the MCP SDK is loaded (see `preloadMcp`). */
+/** How long after the app is ready the MCP SDK is loaded (see `preloadMcp`). */
 const PRELOAD_DELAY_MS = 200;
 
 /** What start-up prints: where each path is served. */

@@ -15,56 +15,56 @@ export interface ServerProcess {
 }
 
 /** Starts `functions/mcp-loop/index.ts` with `env` on a free port and waits for its health check. */
-export async function startFunction(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
+export function startFunction(env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServer((port) => ({
     args: ["run", "--unstable-no-legacy-abort", "-A", `${ROOT}functions/mcp-loop/index.ts`],
-    cwd: ROOT,
     env: {
       MCP_LOOP_DATA_DIR: "memory://",
       MCP_LOOP_LOG_LEVEL: "error",
       ...env,
       PORT: String(port),
     },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/mcp-loop/health`);
-  return { base, pid: child.pid, close: () => stop(child) };
+  }), "/mcp-loop/health");
 }
 
 /** Starts a bare `Deno.serve` JSON endpoint: the floor any Deno handler can reach here. */
-export async function startBareEndpoint(): Promise<ServerProcess> {
-  const port = freePort();
-  const code = `Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen() {} }, async (req) => {
+export function startBareEndpoint(): Promise<ServerProcess> {
+  return startServer((port) => ({
+    args: [
+      "eval",
+      `Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen() {} }, async (req) => {
     if (req.method === "GET") return new Response("ok");
     const body = await req.json();
     return Response.json({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: "ok" }] } });
-  });`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["eval", code],
-    stdout: "null",
-    stderr: "inherit",
-  })
-    .spawn();
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(base);
-  return { base, pid: child.pid, close: () => stop(child) };
+  });`,
+    ],
+  }));
 }
 
 /** Starts the MCP SDK alone (./sdk_alone_server.ts): the ceiling for any server built on it. */
-export async function startSdkAlone(): Promise<ServerProcess> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
+export function startSdkAlone(): Promise<ServerProcess> {
+  return startServer((port) => ({
     args: ["run", "--unstable-no-legacy-abort", "-A", `${ROOT}tests/bench/sdk_alone_server.ts`],
-    cwd: ROOT,
     env: { PORT: String(port) },
+  }));
+}
+
+/** Spawns `deno <args>` for a free port and waits until `readyPath` answers 200. */
+async function startServer(
+  command: (port: number) => { args: string[]; env?: Record<string, string> },
+  readyPath = "",
+): Promise<ServerProcess> {
+  const port = freePort();
+  const { args, env } = command(port);
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    env,
     stdout: "null",
     stderr: "inherit",
   }).spawn();
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(base);
+  await waitFor(`${base}${readyPath}`);
   return { base, pid: child.pid, close: () => stop(child) };
 }
 

@@ -34,7 +34,7 @@ Deno.test("an MCP client over loopback HTTP lists the tools and runs a refinemen
   }
 });
 
-Deno.test("after preloadMcp (what the local server calls once it listens) the endpoint answers", async () => {
+Deno.test("after preloadMcp (what the local server calls once its database is ready) the endpoint answers", async () => {
   const app = await mcpApp();
   await app.preloadMcp();
   await app.preloadMcp(); // a second call finds it loaded

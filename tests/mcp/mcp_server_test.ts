@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { listToolsFor } from "../../shared/mcp/mcp_tools.ts";
 import type { Caller } from "../../shared/ports.ts";
+import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
 import { sharedPglite } from "../support/pglite.ts";
 import { inMemoryClient, mcpApp } from "../support/mcp_fixture.ts";
 
@@ -175,10 +178,7 @@ Deno.test("callers only see their own loops over MCP", async () => {
   await bob.close();
 });
 
-Deno.test("tools/list serves a copy of the registry's schemas: changing a listed tool leaves the registry's as it was", async () => {
-  const { listToolsFor } = await import("../../shared/mcp/mcp_tools.ts");
-  const { ToolRegistry } = await import("../../shared/tools/tool_registry.ts");
-  const { z } = await import("zod");
+Deno.test("tools/list serves a copy of the registry's schemas: changing a listed tool leaves the registry's as it was", () => {
   const registry = new ToolRegistry();
   registry.register({
     name: "echo",
