@@ -12,6 +12,7 @@ import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
+import { eventToJson } from "../../shared/store/sql_conversation_store.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { type BenchResult, measure } from "./harness.ts";
@@ -71,7 +72,10 @@ async function buildDatabase(vectors: number[][], results: BenchResult[]): Promi
   try {
     const dump = await Deno.readFile(CACHE);
     console.error(`reusing ${CACHE}`);
-    return await PgliteSql.open({ dataDir: "memory://", loadDataDir: new Blob([dump]) });
+    const sql = await PgliteSql.open({ dataDir: "memory://", loadDataDir: new Blob([dump]) });
+    // A dump made before a newer migration gets it now.
+    await applyMigrations(sql);
+    return sql;
   } catch {
     // build it
   }
@@ -201,6 +205,27 @@ export async function storeBenchmarks(): Promise<BenchResult[]> {
         [extra[Math.abs(i) % extra.length], MODEL],
       ), { iterations: 200, warmup: 10 }),
   );
+
+  // What SqlAuditLog writes under MCP load: a batch of calls' rows in one statement.
+  const auditRows = Array.from({ length: 100 }, () =>
+    eventToJson({
+      source: "mcp",
+      tool: "finalize_summary",
+      input: {},
+      output: { summary: "No work was done.", steps: 0, succeeded: 0, failed: 0 },
+      success: true,
+      durationMs: 0.3,
+      requestId: crypto.randomUUID(),
+    }));
+  const audit = await measure(
+    "100 MCP audit rows in one record_mcp_events (a batch)",
+    () =>
+      sql.query("select public.record_mcp_events('anonymous', 'mcp', null, $1::jsonb)", [
+        `[${auditRows.join(",")}]`,
+      ]),
+    { iterations: 200, warmup: 20 },
+  );
+  results.push({ ...audit, note: `${(audit.medianMs * 10).toFixed(1)} µs per row` });
 
   results.push(...await loopOnPglite(sql));
   await sql.close();

@@ -47,6 +47,11 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
     "select indexdef from pg_indexes where indexname = 'chat_messages_embedding_hnsw_idx'",
   );
   assert.match(hnsw.indexdef, /USING hnsw \(embedding vector_cosine_ops\)/);
+  // MCP calls' audit rows have no session and stay out of the session index.
+  const [session] = await sql.query<{ indexdef: string }>(
+    "select indexdef from pg_indexes where indexname = 'mcp_events_session_idx'",
+  );
+  assert.match(session.indexdef, /\(session_id, created_at\) WHERE \(session_id IS NOT NULL\)/);
   const tables = await sql.query<{ relname: string; relrowsecurity: boolean }>(
     `select c.relname, c.relrowsecurity from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'r' order by 1`,
@@ -224,6 +229,24 @@ Deno.test("audit rows cannot be forged: no direct inserts, and the functions set
     [session],
   );
   assert.deepEqual(event, { caller: `user:${user}`, user_id: user });
+  // An MCP call's rows (no session): the same identity for every row of the batch.
+  const requestId = crypto.randomUUID();
+  await asUser((tx) =>
+    tx.query("select record_mcp_events('key:someone-else', 'mcp', null, $1::jsonb)", [
+      JSON.stringify(["a", "b"].map((tool) => ({
+        request_id: requestId,
+        tool,
+        input: {},
+        success: true,
+        duration_ms: 1,
+      }))),
+    ])
+  );
+  const mcpRows = await sql.query<{ caller: string; user_id: string }>(
+    "select caller, user_id::text from mcp_events where request_id = $1",
+    [requestId],
+  );
+  assert.deepEqual(mcpRows, [1, 2].map(() => ({ caller: `user:${user}`, user_id: user })));
   const [message] = await sql.query<{ owner: string }>(
     "select owner from chat_messages where session_id = $1",
     [session],
