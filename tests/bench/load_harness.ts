@@ -7,6 +7,15 @@
 const ROOT = new URL("../../", import.meta.url).pathname;
 const AUTOCANNON = "autocannon@8.0.0";
 
+/**
+ * The runtime flags `deno task start` gives the function (deno.json), so the
+ * benches measure the process users run.
+ */
+export const START_FLAGS: string[] = (JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks
+  .start as string).split(/\s+/).filter((flag) =>
+    flag.startsWith("--unstable") || flag.startsWith("--v8-flags")
+  );
+
 /** A server process under test. */
 export interface ServerProcess {
   base: string;
@@ -17,7 +26,7 @@ export interface ServerProcess {
 /** Starts `functions/mcp-loop/index.ts` with `env` on a free port and waits for its health check. */
 export function startFunction(env: Record<string, string> = {}): Promise<ServerProcess> {
   return startServer((port) => ({
-    args: ["run", "--unstable-no-legacy-abort", "-A", `${ROOT}functions/mcp-loop/index.ts`],
+    args: ["run", ...START_FLAGS, "-A", `${ROOT}functions/mcp-loop/index.ts`],
     env: {
       MCP_LOOP_DATA_DIR: "memory://",
       MCP_LOOP_LOG_LEVEL: "error",

@@ -11,6 +11,7 @@ import {
   ROOT,
   spawnProcess,
 } from "../support/process.ts";
+import { START_FLAGS } from "./load_harness.ts";
 
 const RUNS = 5;
 
@@ -23,7 +24,7 @@ async function firstAnswer(
   const port = freePort();
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-no-legacy-abort", "-A", `${ROOT}functions/mcp-loop/index.ts`],
+    args: ["run", ...START_FLAGS, "-A", `${ROOT}functions/mcp-loop/index.ts`],
     cwd: ROOT,
     env: { MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "error", PORT: String(port) },
     stdout: "null",
