@@ -5,7 +5,7 @@
  * SIGTERM stopping, flushing the audit log and closing the database. Under
  * Supabase's edge runtime it only builds the app and hands it to `Deno.serve`.
  */
-import "./zod_acyclic.ts";
+import "./zod_tuning.ts";
 import { configSecrets, loadConfigOrExit } from "../config/config.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
 import { createRedactor } from "../log/redact.ts";

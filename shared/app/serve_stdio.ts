@@ -4,7 +4,7 @@
  * its MCP endpoint — and exits with code 0 once the client closes stdin or on
  * SIGINT/SIGTERM, after flushing the audit log and closing the database.
  */
-import "./zod_acyclic.ts";
+import "./zod_tuning.ts";
 import { configSecrets, loadConfigOrExit } from "../config/config.ts";
 import { createConsoleLogger, WRITE_TO_STDERR } from "../log/console_logger.ts";
 import { createRedactor } from "../log/redact.ts";
