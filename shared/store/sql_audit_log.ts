@@ -1,11 +1,15 @@
 /**
  * The audit trail of MCP tool calls in `mcp_events`, written in batches with
- * group commit: rows queue for up to 20 ms (or until a batch is full) and
- * share one INSERT per caller; while a write is in flight, new rows wait and
- * go out together in the next write as soon as it finishes. So the number of
- * writes in flight stays at one and the queue cannot fall behind under load
- * (with a batch per 20 ms chained after the one before, a busy server queued
- * rows for over a second and kept every request's objects alive with them).
+ * group commit: a batch goes out when it is full (500 rows) or when its oldest
+ * row has waited 20 ms, one INSERT per caller, and never while another write
+ * is in flight — rows that arrive meanwhile go out in the next write, as soon
+ * as it finishes if they have waited long enough. So the number of writes in
+ * flight stays at one and the queue cannot fall behind under load (with a
+ * batch per 20 ms chained after the one before, a busy server queued rows for
+ * over a second and kept every request's objects alive with them), while
+ * under load the database sees a few large writes rather than many small
+ * ones: starting the next write the moment one ended kept the PGlite worker
+ * at 33–37% of a core for 6,000 calls/s, waiting out the 20 ms at 16–21%.
  * Each `record` promise settles when its rows are committed; `flush` waits
  * for everything queued. On Supabase's edge runtime pending writes are kept
  * alive past the response with `EdgeRuntime.waitUntil`.
@@ -46,10 +50,13 @@ export class SqlAuditLog implements AuditLog {
     const written = new Promise<void>((resolve, reject) => {
       this.#queue.push({ caller, events, resolve, reject });
     });
-    // While a write is in flight, its end starts the next one.
-    if (!this.#writing) {
-      if (this.#queue.length >= this.#maxBatch) this.#startWrite();
-      else this.#timer ??= setTimeout(() => this.#startWrite(), this.#maxDelayMs);
+    if (this.#queue.length >= this.#maxBatch) this.#startWrite();
+    else {
+      // The oldest queued row's deadline; a write in flight leaves it to the write's end.
+      this.#timer ??= setTimeout(() => {
+        this.#timer = undefined;
+        this.#startWrite();
+      }, this.#maxDelayMs);
     }
     keepAlive(written);
     return written;
@@ -71,8 +78,10 @@ export class SqlAuditLog implements AuditLog {
     const batch = this.#queue.splice(0, this.#maxBatch);
     this.#writing = this.#writeBatch(batch).finally(() => {
       this.#writing = undefined;
-      // Rows that arrived during the write have waited long enough.
-      this.#startWrite();
+      // A full batch, or rows whose 20 ms passed during the write (their timer has fired).
+      if (this.#queue.length >= this.#maxBatch || (this.#queue.length > 0 && !this.#timer)) {
+        this.#startWrite();
+      }
     });
   }
 

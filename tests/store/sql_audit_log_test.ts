@@ -1,7 +1,8 @@
 /**
  * SqlAuditLog writes with group commit: one write in flight at a time, rows
- * that arrive meanwhile go out together in the next one, one INSERT per caller
- * in each write, and a failed INSERT rejects only its own rows.
+ * that arrive meanwhile go out together in the next one (a batch when it is
+ * full or its oldest row has waited the delay), one INSERT per caller in each
+ * write, and a failed INSERT rejects only its own rows.
  * The database is a recording mock of the `Sql` port whose writes finish when
  * the test says so.
  */
@@ -107,15 +108,21 @@ Deno.test("a failed INSERT rejects only its caller's rows, and flush waits for e
   await queued;
 });
 
-Deno.test("a full batch is written at once, and the rest follows when it is done", async () => {
+Deno.test("a full batch is written at once; the rest waits for its delay, not for the write's end", async () => {
   const { sql, writes, waitForWrites } = recordingSql();
   const audit = new SqlAuditLog(sql, { maxBatch: 2, maxDelayMs: 60_000 });
   const recorded = ["a1", "a2", "a3"].map((tool) => audit.record(alice, [event(tool)]));
   await waitForWrites(1);
   assert.deepEqual(writes[0].tools, ["a1", "a2"]);
   writes[0].finish();
+  await Promise.all(recorded.slice(0, 2));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(writes.length, 1, "a3 has not waited its 60 s: no write of one row yet");
+
+  const flushing = audit.flush();
   await waitForWrites(2);
   assert.deepEqual(writes[1].tools, ["a3"]);
   writes[1].finish();
-  await Promise.all(recorded);
+  await flushing;
+  await recorded[2];
 });
