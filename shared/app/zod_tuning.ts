@@ -93,15 +93,6 @@ function replaceSafeParse(schema: object): void {
   while (owner && !Object.hasOwn(owner, "safeParse")) owner = Object.getPrototypeOf(owner);
   if (!owner || replaced.has(owner)) return;
   replaced.add(owner);
-  const own = (target: object, value: unknown) => {
-    Object.defineProperty(target, "safeParse", {
-      configurable: true,
-      writable: true,
-      enumerable: true,
-      value,
-    });
-    return value;
-  };
   Object.defineProperty(owner, "safeParse", {
     configurable: true,
     get(this: object | undefined) {
@@ -111,6 +102,17 @@ function replaceSafeParse(schema: object): void {
       own(this, value);
     },
   });
+}
+
+/** Makes `value` the instance's own `safeParse`, as Zod's members do on first read or assignment. */
+function own(target: object, value: unknown): unknown {
+  Object.defineProperty(target, "safeParse", {
+    configurable: true,
+    writable: true,
+    enumerable: true,
+    value,
+  });
+  return value;
 }
 
 const hooks = z.core.globalConfig as { postProcessor?: (schema: object) => void };
