@@ -36,26 +36,34 @@ export function startFunction(env: Record<string, string> = {}): Promise<ServerP
   }), "/mcp-loop/health");
 }
 
-/** Starts a bare `Deno.serve` JSON endpoint: the floor any Deno handler can reach here. */
-export function startBareEndpoint(): Promise<ServerProcess> {
-  return startServer((port) => ({
-    args: [
-      "eval",
-      `Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen() {} }, async (req) => {
+/** The arguments that run a bare `Deno.serve` JSON endpoint on `port`: the floor any Deno handler can reach here. */
+export function bareEndpointArgs(port: number): string[] {
+  return [
+    "eval",
+    `Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen() {} }, async (req) => {
     if (req.method === "GET") return new Response("ok");
     const body = await req.json();
     return Response.json({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: "ok" }] } });
   });`,
-    ],
-  }));
+  ];
 }
 
-/** Starts the MCP SDK alone (./sdk_alone_server.ts): the ceiling for any server built on it. */
+/** Starts a bare `Deno.serve` JSON endpoint (`bareEndpointArgs`). */
+export function startBareEndpoint(): Promise<ServerProcess> {
+  return startServer((port) => ({ args: bareEndpointArgs(port) }));
+}
+
+/** The arguments that run the MCP SDK alone (./sdk_alone_server.ts; it listens on `PORT`). */
+export const SDK_ALONE_ARGS: readonly string[] = [
+  "run",
+  "--unstable-no-legacy-abort",
+  "-A",
+  `${ROOT}tests/bench/sdk_alone_server.ts`,
+];
+
+/** Starts the MCP SDK alone: the ceiling for any server built on it. */
 export function startSdkAlone(): Promise<ServerProcess> {
-  return startServer((port) => ({
-    args: ["run", "--unstable-no-legacy-abort", "-A", `${ROOT}tests/bench/sdk_alone_server.ts`],
-    env: { PORT: String(port) },
-  }));
+  return startServer((port) => ({ args: [...SDK_ALONE_ARGS], env: { PORT: String(port) } }));
 }
 
 /** Spawns `deno <args>` for a free port and waits until `readyPath` answers 200. */

@@ -3,6 +3,12 @@
  * first answer on each path, with an existing PGlite data folder (the way a
  * developer restarts it), and from spawning `mcp:stdio` to its first answer
  * to `initialize`. Each figure is the median of several cold starts.
+ *
+ * Beside them, in the same minutes, the floors those answers stand on: a bare
+ * `Deno.serve`, the MCP SDK alone, and the database alone (PGlite opened in a
+ * worker as the app opens it); and what first touching fresh memory costs the
+ * machine right now, the figure that moves most from one hour to the next on
+ * a shared VM.
  */
 import {
   freePort,
@@ -11,22 +17,34 @@ import {
   ROOT,
   spawnProcess,
 } from "../support/process.ts";
-import { START_FLAGS } from "./load_harness.ts";
+import { bareEndpointArgs, SDK_ALONE_ARGS, START_FLAGS } from "./load_harness.ts";
 
 const RUNS = 5;
 
-/** Spawns the HTTP entry and times the first 2xx answer of `request` (polled every 5 ms). */
+/** A process to spawn on a port. */
+type Spawn = (port: number) => { args: string[]; env?: Record<string, string> };
+
+/** The HTTP entry, as `deno task start` runs it, on the PGlite folder `dataDir`. */
+const theFunction = (dataDir: string): Spawn => (port) => ({
+  args: ["run", ...START_FLAGS, "-A", `${ROOT}functions/mcp-loop/index.ts`],
+  env: { MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "error", PORT: String(port) },
+});
+const bareServe: Spawn = (port) => ({ args: bareEndpointArgs(port) });
+const sdkAlone: Spawn = (port) => ({ args: [...SDK_ALONE_ARGS], env: { PORT: String(port) } });
+
+/** Spawns a server and times the first 2xx answer of `request` (polled every 5 ms). */
 async function firstAnswer(
-  dataDir: string,
+  spawn: Spawn,
   request: (base: string) => Request,
   { anyStatus = false } = {},
 ): Promise<number> {
   const port = freePort();
+  const { args, env } = spawn(port);
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...START_FLAGS, "-A", `${ROOT}functions/mcp-loop/index.ts`],
+    args,
     cwd: ROOT,
-    env: { MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "error", PORT: String(port) },
+    env,
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -82,6 +100,44 @@ async function stdioFirstAnswer(dataDir: string): Promise<number> {
   }
 }
 
+/** Spawns a process that opens the database in a worker the way the app does, and times its first query. */
+async function databaseAlone(dataDir: string): Promise<number> {
+  const started = performance.now();
+  const script = `
+    const { PgliteWorkerSql } = await import("${ROOT}shared/adapters/pglite/pglite_worker_sql.ts");
+    const sql = await PgliteWorkerSql.open({ dataDir: ${JSON.stringify(dataDir)} });
+    await sql.query("select 1");
+    console.log("ready");
+    await sql.close();`;
+  const child = spawnProcess(["eval", script]);
+  try {
+    await child.waitForLine((line) => line === "ready", 30_000);
+    return performance.now() - started;
+  } finally {
+    await child.kill();
+  }
+}
+
+/**
+ * Milliseconds per MiB to first touch fresh memory (allocate and fill 32 MiB
+ * buffers, all kept until the end so none reuses another's pages). On a VM
+ * whose host backs guest memory lazily this varies severalfold by the hour,
+ * and every start touches tens of MiB (PGlite's shared memory alone is 44 MB).
+ */
+function freshMemoryMsPerMiB(): number {
+  const mib = 32;
+  const kept: Uint8Array[] = [];
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const buffer = new Uint8Array(mib * 1024 * 1024);
+    buffer.fill(1);
+    samples.push((performance.now() - started) / mib);
+    kept.push(buffer);
+  }
+  return median(samples);
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -90,14 +146,20 @@ function median(values: number[]): number {
 /** Runs the start-up measurements and returns a markdown table. */
 export async function startBenchmarks(): Promise<string> {
   const dataDir = await initializedDataDir();
-  const rows: [string, (dir: string) => Promise<number>][] = [
-    ["first MCP answer (tools/list)", (dir) => firstAnswer(dir, mcp)],
+  const rows: [string, () => Promise<number>][] = [
+    ["floor: a bare Deno.serve, first answer", () => firstAnswer(bareServe, mcp)],
+    ["floor: the MCP SDK alone, first tools/list", () => firstAnswer(sdkAlone, mcp)],
+    ["first MCP answer (tools/list)", () => firstAnswer(theFunction(dataDir), mcp)],
     [
       "first health answer (503 starting, or 200)",
-      (dir) => firstAnswer(dir, health, { anyStatus: true }),
+      () => firstAnswer(theFunction(dataDir), health, { anyStatus: true }),
     ],
-    ["first loop answer (POST /mcp-loop, database opened)", (dir) => firstAnswer(dir, loop)],
-    ["mcp:stdio: first answer to initialize", stdioFirstAnswer],
+    ["floor: the database alone (PGlite in a worker), first query", () => databaseAlone(dataDir)],
+    [
+      "first loop answer (POST /mcp-loop, database opened)",
+      () => firstAnswer(theFunction(dataDir), loop),
+    ],
+    ["mcp:stdio: first answer to initialize", () => stdioFirstAnswer(dataDir)],
   ];
   const lines = [
     `| after spawning the process (existing PGlite folder, median of ${RUNS}) | ms |`,
@@ -105,8 +167,13 @@ export async function startBenchmarks(): Promise<string> {
   ];
   for (const [name, measure] of rows) {
     const samples: number[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await measure(dataDir));
+    for (let i = 0; i < RUNS; i++) samples.push(await measure());
     lines.push(`| ${name} | ${Math.round(median(samples))} |`);
   }
+  lines.push(
+    `| this machine now: first touch of fresh memory, ms per MiB | ${
+      freshMemoryMsPerMiB().toFixed(2)
+    } |`,
+  );
   return lines.join("\n");
 }
