@@ -23,9 +23,12 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-/** Starts `functions/mcp-loop/index.ts` with `env` on a free port and waits for its health check. */
-export function startFunction(env: Record<string, string> = {}): Promise<ServerProcess> {
-  return startServer((port) => ({
+/** How to run a server process on a given port: `deno <args>` with `env` added. */
+export type ServerCommand = (port: number) => { args: string[]; env?: Record<string, string> };
+
+/** `functions/mcp-loop/index.ts` as `deno task start` runs it (in-memory PGlite unless `env` says otherwise). */
+export function functionCommand(env: Record<string, string> = {}): ServerCommand {
+  return (port) => ({
     args: ["run", ...START_FLAGS, "-A", `${ROOT}functions/mcp-loop/index.ts`],
     env: {
       MCP_LOOP_DATA_DIR: "memory://",
@@ -33,42 +36,45 @@ export function startFunction(env: Record<string, string> = {}): Promise<ServerP
       ...env,
       PORT: String(port),
     },
-  }), "/mcp-loop/health");
+  });
 }
 
-/** The arguments that run a bare `Deno.serve` JSON endpoint on `port`: the floor any Deno handler can reach here. */
-export function bareEndpointArgs(port: number): string[] {
-  return [
+/** A bare `Deno.serve` JSON endpoint: the floor any Deno handler can reach here. */
+export const BARE_ENDPOINT: ServerCommand = (port) => ({
+  args: [
     "eval",
     `Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen() {} }, async (req) => {
     if (req.method === "GET") return new Response("ok");
     const body = await req.json();
     return Response.json({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: "ok" }] } });
   });`,
-  ];
+  ],
+});
+
+/** The MCP SDK alone (./sdk_alone_server.ts): the ceiling for any server built on it. */
+export const SDK_ALONE: ServerCommand = (port) => ({
+  args: ["run", "--unstable-no-legacy-abort", "-A", `${ROOT}tests/bench/sdk_alone_server.ts`],
+  env: { PORT: String(port) },
+});
+
+/** Starts the function with `env` on a free port and waits for its health check. */
+export function startFunction(env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServer(functionCommand(env), "/mcp-loop/health");
 }
 
-/** Starts a bare `Deno.serve` JSON endpoint (`bareEndpointArgs`). */
+/** Starts {@link BARE_ENDPOINT}. */
 export function startBareEndpoint(): Promise<ServerProcess> {
-  return startServer((port) => ({ args: bareEndpointArgs(port) }));
+  return startServer(BARE_ENDPOINT);
 }
 
-/** The arguments that run the MCP SDK alone (./sdk_alone_server.ts; it listens on `PORT`). */
-export const SDK_ALONE_ARGS: readonly string[] = [
-  "run",
-  "--unstable-no-legacy-abort",
-  "-A",
-  `${ROOT}tests/bench/sdk_alone_server.ts`,
-];
-
-/** Starts the MCP SDK alone: the ceiling for any server built on it. */
+/** Starts {@link SDK_ALONE}. */
 export function startSdkAlone(): Promise<ServerProcess> {
-  return startServer((port) => ({ args: [...SDK_ALONE_ARGS], env: { PORT: String(port) } }));
+  return startServer(SDK_ALONE);
 }
 
 /** Spawns `deno <args>` for a free port and waits until `readyPath` answers 200. */
 async function startServer(
-  command: (port: number) => { args: string[]; env?: Record<string, string> },
+  command: ServerCommand,
   readyPath = "",
 ): Promise<ServerProcess> {
   const port = freePort();

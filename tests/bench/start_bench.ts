@@ -17,29 +17,18 @@ import {
   ROOT,
   spawnProcess,
 } from "../support/process.ts";
-import { bareEndpointArgs, SDK_ALONE_ARGS, START_FLAGS } from "./load_harness.ts";
+import { BARE_ENDPOINT, functionCommand, SDK_ALONE, type ServerCommand } from "./load_harness.ts";
 
 const RUNS = 5;
 
-/** A process to spawn on a port. */
-type Spawn = (port: number) => { args: string[]; env?: Record<string, string> };
-
-/** The HTTP entry, as `deno task start` runs it, on the PGlite folder `dataDir`. */
-const theFunction = (dataDir: string): Spawn => (port) => ({
-  args: ["run", ...START_FLAGS, "-A", `${ROOT}functions/mcp-loop/index.ts`],
-  env: { MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "error", PORT: String(port) },
-});
-const bareServe: Spawn = (port) => ({ args: bareEndpointArgs(port) });
-const sdkAlone: Spawn = (port) => ({ args: [...SDK_ALONE_ARGS], env: { PORT: String(port) } });
-
 /** Spawns a server and times the first 2xx answer of `request` (polled every 5 ms). */
 async function firstAnswer(
-  spawn: Spawn,
+  command: ServerCommand,
   request: (base: string) => Request,
   { anyStatus = false } = {},
 ): Promise<number> {
   const port = freePort();
-  const { args, env } = spawn(port);
+  const { args, env } = command(port);
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args,
@@ -147,17 +136,21 @@ function median(values: number[]): number {
 export async function startBenchmarks(): Promise<string> {
   const dataDir = await initializedDataDir();
   const rows: [string, () => Promise<number>][] = [
-    ["floor: a bare Deno.serve, first answer", () => firstAnswer(bareServe, mcp)],
-    ["floor: the MCP SDK alone, first tools/list", () => firstAnswer(sdkAlone, mcp)],
-    ["first MCP answer (tools/list)", () => firstAnswer(theFunction(dataDir), mcp)],
+    ["floor: a bare Deno.serve, first answer", () => firstAnswer(BARE_ENDPOINT, mcp)],
+    ["floor: the MCP SDK alone, first tools/list", () => firstAnswer(SDK_ALONE, mcp)],
+    [
+      "first MCP answer (tools/list)",
+      () => firstAnswer(functionCommand({ MCP_LOOP_DATA_DIR: dataDir }), mcp),
+    ],
     [
       "first health answer (503 starting, or 200)",
-      () => firstAnswer(theFunction(dataDir), health, { anyStatus: true }),
+      () =>
+        firstAnswer(functionCommand({ MCP_LOOP_DATA_DIR: dataDir }), health, { anyStatus: true }),
     ],
     ["floor: the database alone (PGlite in a worker), first query", () => databaseAlone(dataDir)],
     [
       "first loop answer (POST /mcp-loop, database opened)",
-      () => firstAnswer(theFunction(dataDir), loop),
+      () => firstAnswer(functionCommand({ MCP_LOOP_DATA_DIR: dataDir }), loop),
     ],
     ["mcp:stdio: first answer to initialize", () => stdioFirstAnswer(dataDir)],
   ];
