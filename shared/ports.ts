@@ -81,6 +81,10 @@ export interface PlannerTool extends ToolMetadata {
   remote?: string;
   /** JSON Schema of the tool's output, when it declares one (what a step reference can reach). */
   outputSchema?: Record<string, unknown>;
+  /** The tool only reads (`readOnlyHint: true`): planning it changes nothing. */
+  readOnly?: boolean;
+  /** Whether the tool's own schema accepts `value` for arg `name` (local tools; offline planning). */
+  acceptsArg?: (name: string, value: unknown) => boolean;
 }
 
 /** The score of the previous round of a refinement run, for the planner to improve on. */
@@ -206,10 +210,7 @@ export interface SaveTurnInput {
 export interface ConversationStore {
   /** The session's recent messages and the messages most similar to `embedding`. */
   loadContext(input: LoadContextInput): Promise<ConversationContext>;
-  /**
-   * Stores one turn atomically: the user's message with its embedding, the
-   * assistant's reply (when there is one) and the audit rows of its tool calls.
-   */
+  /** Stores one turn atomically: the user's message and embedding, the reply, the audit rows. */
   saveTurn(input: SaveTurnInput): Promise<void>;
   /** The caller's latest `limit` messages of one session, oldest first (no vectors). */
   listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]>;

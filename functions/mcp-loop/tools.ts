@@ -17,13 +17,20 @@ import { defineTool } from "../../shared/tools/tool.ts";
 const currentTime = defineTool({
   name: "get_current_time",
   description:
-    "Get the current date and time in a time zone (an IANA name such as Europe/Lisbon; UTC when not given).",
+    "Get the current date and time in a time zone (an IANA name such as Europe/Lisbon, or a city such as Tokyo; UTC when not given).",
   argsSchema: z.object({
     time_zone: z.string().max(64).default("UTC")
-      .refine((zone) => Intl.supportedValuesOf("timeZone").includes(zone) || zone === "UTC", {
-        error: "time_zone must be an IANA time zone such as Europe/Lisbon or America/New_York",
+      .transform((zone, ctx) => {
+        const resolved = resolveTimeZone(zone);
+        if (resolved) return resolved;
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "time_zone must be an IANA time zone such as Europe/Lisbon or America/New_York, or a city such as Tokyo",
+        });
+        return z.NEVER;
       })
-      .describe("IANA time zone, like Europe/Lisbon"),
+      .describe("IANA time zone, like Europe/Lisbon, or a city, like Tokyo"),
   }),
   outputSchema: z.object({ time_zone: z.string(), iso: z.string(), local: z.string() }),
   annotations: { title: "Current time", readOnlyHint: true, idempotentHint: false },
@@ -37,6 +44,20 @@ const currentTime = defineTool({
     return { time_zone: args.time_zone, iso: now.toISOString(), local };
   },
 });
+
+/** An IANA time zone by its name ("asia/tokyo" too) or its city ("Tokyo", "New York"), else undefined. */
+function resolveTimeZone(name: string): string | undefined {
+  try {
+    const { timeZone } = new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions();
+    // An alias stays as written (Asia/Kolkata, not the canonical Asia/Calcutta); only its case is fixed.
+    return timeZone.toLowerCase() === name.toLowerCase() ? timeZone : name;
+  } catch {
+    const city = name.trim().replaceAll(" ", "_").toLowerCase();
+    return Intl.supportedValuesOf("timeZone").find((zone) =>
+      zone.split("/").at(-1)!.toLowerCase() === city
+    );
+  }
+}
 
 // Add your tools to this list (see docs/examples/custom_tool.ts for one that reads your tables).
 export default [currentTime];

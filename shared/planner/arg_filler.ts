@@ -18,39 +18,105 @@ export interface Producer {
   outputSchema?: JsonSchema;
 }
 
+/** A tool's args and where each came from. */
+export interface FilledArgs {
+  args: Record<string, unknown>;
+  /** The args the message itself stated (not the context, a default or a reference). */
+  fromMessage: string[];
+}
+
 /**
  * Args for a tool with `schema`, or undefined when a required one is unknown.
- * A required arg found nowhere else becomes a step reference to the latest
- * producer whose output schema has it (see {@link referenceFor}).
+ * An arg comes from the context by name, else from the message (required args
+ * always; optional ones only when the message states a value the schema
+ * singles out: an enum value, a token matching a pattern, or a phrase the
+ * tool's own schema accepts while it refuses arbitrary words). A required arg
+ * found nowhere else becomes a step reference to the latest producer whose
+ * output schema has it (see {@link referenceFor}).
  */
 export function fillArgs(
   schema: JsonSchema,
-  { message, context, producers = [] }: {
+  { message, context, producers = [], acceptsArg }: {
     message: string;
     context: Record<string, unknown>;
     producers?: readonly Producer[];
+    /** The tool's own check of one arg's value (see `PlannerTool.acceptsArg`). */
+    acceptsArg?: (name: string, value: unknown) => boolean;
   },
-): Record<string, unknown> | undefined {
+): FilledArgs | undefined {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   const args: Record<string, unknown> = {};
+  const fromMessage: string[] = [];
   for (const [name, property] of Object.entries(properties)) {
     const fromContext = findInContext(name, context);
     if (fromContext !== undefined && fits(fromContext, property)) {
       args[name] = fromContext;
       continue;
     }
-    if (!required.has(name)) continue;
-    const fromMessage = findInMessage(property, message);
-    if (fromMessage !== undefined) {
-      args[name] = fromMessage;
+    const stated = required.has(name)
+      ? findInMessage(property, message) ?? findAcceptedPhrase(name, property, message, acceptsArg)
+      : findStatedOption(name, property, message, acceptsArg);
+    if (stated !== undefined) {
+      args[name] = stated;
+      fromMessage.push(name);
       continue;
     }
+    if (!required.has(name)) continue;
     const reference = referenceFor(name, producers);
     if (reference === undefined) return undefined;
     args[name] = reference;
   }
-  return args;
+  return { args, fromMessage };
+}
+
+/**
+ * An optional arg's value when the message states one unambiguously: an enum
+ * value it mentions, a token matching the arg's pattern, or a phrase the
+ * tool's schema accepts. Numbers are left alone: a message holds many, and an
+ * optional one has a sensible default.
+ */
+function findStatedOption(
+  name: string,
+  property: JsonSchema,
+  message: string,
+  acceptsArg?: (name: string, value: unknown) => boolean,
+): unknown {
+  if (Array.isArray(property.enum)) return findEnumValue(property.enum, message);
+  if (property.type === "string" && typeof property.pattern === "string") {
+    return findInMessage(property, message);
+  }
+  return findAcceptedPhrase(name, property, message, acceptsArg);
+}
+
+/** Words no schema should accept: when one is accepted, the arg takes free text, not a stated value. */
+const PROBES = ["zzqxv", "the"];
+
+/**
+ * The longest phrase of the message (one to three words, kept as written)
+ * that the tool's own schema accepts for a string arg, provided the schema is
+ * selective — it refuses {@link PROBES}. "What time is it in New York?" gives
+ * "New York" to a time-zone arg that knows city names.
+ */
+function findAcceptedPhrase(
+  name: string,
+  property: JsonSchema,
+  message: string,
+  acceptsArg?: (name: string, value: unknown) => boolean,
+): string | undefined {
+  if (!acceptsArg || property.type !== "string") return undefined;
+  if (PROBES.some((probe) => acceptsArg(name, probe))) return undefined;
+  const words = message.split(/\s+/).map((word) =>
+    word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
+  );
+  for (let size = 3; size >= 1; size--) {
+    for (let start = 0; start + size <= words.length; start++) {
+      const phrase = words.slice(start, start + size).join(" ");
+      if (words.slice(start, start + size).some((word) => word === "")) continue;
+      if (phrase.length <= MAX_TOKEN && acceptsArg(name, phrase)) return phrase;
+    }
+  }
+  return undefined;
 }
 
 /**

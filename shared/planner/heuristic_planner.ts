@@ -5,16 +5,18 @@
  * `arg_filler.ts`), skips a tool whose required args are unknown, and ends
  * with `finalize_summary` when that tool is offered. A tool whose required arg
  * only an earlier chosen tool's output can supply goes after that tool, with a
- * step reference. In a later round it has nothing to add (it cannot read
+ * step reference. A tool that changes something (not marked read-only) is
+ * planned only when the message asks for it: it states one of the tool's args
+ * (see {@link asksFor}). In a later round it has nothing to add (it cannot read
  * results): it asks for the reply, or answers [] — except in a refinement
  * round, where it plans afresh. No model is involved, so it understands words,
  * not meaning.
  */
 import type { PlannedAction, ToolMetadata } from "../contracts.ts";
-import { cosine, hashingVector } from "../adapters/hashing/hashing_embedder.ts";
+import { contentWords, cosine, hashingVector } from "../adapters/hashing/hashing_embedder.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
-import { fillArgs, type Producer } from "./arg_filler.ts";
+import { fillArgs, type FilledArgs, type Producer } from "./arg_filler.ts";
 
 /** Tunables of the heuristic planner. */
 export interface HeuristicPlannerOptions {
@@ -72,15 +74,24 @@ export class HeuristicPlanner implements Planner {
       plan.push({ tool: tool.name, args });
     };
     const waiting: PlannerTool[] = [];
+    const fill = (tool: PlannerTool, withProducers: readonly Producer[] = []) => {
+      const filled = fillArgs(tool.argsSchema ?? {}, {
+        message,
+        context,
+        producers: withProducers,
+        acceptsArg: tool.acceptsArg,
+      });
+      return filled && (tool.readOnly || asksFor(tool, filled, message)) ? filled.args : undefined;
+    };
     for (const tool of eligible) {
       if (plan.length >= this.#maxTools) break;
-      const args = fillArgs(tool.argsSchema ?? {}, { message, context });
+      const args = fill(tool);
       if (args) add(tool, args);
       else waiting.push(tool);
     }
     for (const tool of waiting) {
       if (plan.length >= this.#maxTools) break;
-      const args = fillArgs(tool.argsSchema ?? {}, { message, context, producers });
+      const args = fill(tool, producers);
       if (args) add(tool, args);
     }
     if (offersFinalize) plan.push({ tool: FINALIZE_TOOL, args: {} });
@@ -98,4 +109,20 @@ export class HeuristicPlanner implements Planner {
     this.#toolVectors.set(tool.name, { text, vector });
     return vector;
   }
+}
+
+/**
+ * Whether the message asks for a tool that changes something (one not marked
+ * read-only): it must state at least one of the tool's args itself, or, for a
+ * tool without args, name it (every content word of the tool's name). Words
+ * alone make a tool similar, not wanted: "record a score of 90 for loop
+ * f2315a12" must not also start a new loop because "loop" matched.
+ */
+export function asksFor(tool: PlannerTool, filled: FilledArgs, message: string): boolean {
+  if (filled.fromMessage.length > 0) return true;
+  const properties = Object.keys((tool.argsSchema?.properties ?? {}) as Record<string, unknown>);
+  if (properties.length > 0) return false;
+  const said = new Set(contentWords(message));
+  const named = contentWords(tool.name.replace(/[_.-]+/g, " "));
+  return named.length > 0 && named.every((word) => said.has(word));
 }

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
-import type { UsageMeter } from "../ports.ts";
+import type { StoredMessage, UsageMeter } from "../ports.ts";
+import { recallStatements } from "./recall.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** The tool's name; its output becomes the response's `summaryMessage`. */
@@ -28,12 +29,14 @@ export function createFinalizeSummaryTool(
       "Write the final reply to the user from the results of the earlier steps. Put it last in a plan; it takes no required args.",
     argsSchema: FinalizeArgs,
     annotations: { title: "Summarise the results", readOnlyHint: true },
-    run: ({ args, results, request, signal, usage }) => {
+    run: ({ args, results, request, signal, usage, context }) => {
+      const message = request?.messages.at(-1)?.content ?? "";
       const input: SummaryInput = {
-        message: request?.messages.at(-1)?.content ?? "",
+        message,
         mode: request?.mode ?? "general",
         results,
         instructions: args.instructions,
+        recalled: recallStatements(message, context),
       };
       return summarize ? summarize(input, signal, usage) : Promise.resolve(offlineSummary(input));
     },
@@ -53,13 +56,22 @@ export interface SummaryInput {
   mode: string;
   results: readonly ActionResult[];
   instructions?: string;
+  /** What the user said earlier that bears on the message (see `recall.ts`), best first. */
+  recalled?: readonly StoredMessage[];
 }
 
-/** The summary without a model: one line per step (earlier rounds' summaries left out). */
-export function offlineSummary({ message, results: all }: SummaryInput): string {
+/**
+ * The summary without a model: one line per step (earlier rounds' summaries
+ * left out), and what the user said earlier that bears on the message, quoted.
+ */
+export function offlineSummary({ message, results: all, recalled = [] }: SummaryInput): string {
   const results = all.filter((result) => result.tool !== FINALIZE_TOOL);
   const asked = `"${clip(message.replace(/\s+/g, " ").trim(), 80)}"`;
-  if (results.length === 0) return `No tools were needed for ${asked}.`;
+  const memory = recalled.map((said) => `"${clip(said.content.replace(/\s+/g, " ").trim(), 200)}"`);
+  if (results.length === 0) {
+    if (memory.length > 0) return `Earlier in this conversation you said: ${memory.join(" and ")}`;
+    return `No tools were needed for ${asked}.`;
+  }
   const lines = results.map((result) =>
     result.success
       ? `- ${result.tool}: ${describeValue(result.output)}`
@@ -68,7 +80,8 @@ export function offlineSummary({ message, results: all }: SummaryInput): string 
   const failed = results.filter((result) => !result.success).length;
   const head = `Ran ${results.length} tool${results.length === 1 ? "" : "s"} for ${asked}` +
     (failed > 0 ? ` (${failed} failed):` : ":");
-  return [head, ...lines].join("\n");
+  const tail = memory.length > 0 ? [`Earlier you said: ${memory.join(" and ")}`] : [];
+  return [head, ...lines, ...tail].join("\n");
 }
 
 /** A compact, readable rendering of a tool's output. */

@@ -106,6 +106,8 @@ export class ToolRegistry {
         argsSchema: tool.inputSchema,
         ...(tool.outputJsonSchema ? { outputSchema: tool.outputJsonSchema } : {}),
         ...(tool.remote ? { remote: tool.remote } : {}),
+        ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
+        ...argChecker(tool.argsSchema),
       })));
   }
 
@@ -150,6 +152,16 @@ export function buildToolPromptSection(tools: readonly PlannerTool[]): string {
   return `Available tools (use the exact tool ids; args must match each schema):\n${
     lines.join("\n")
   }`;
+}
+
+/** `acceptsArg` for a tool whose args schema is a Zod object (each arg checked on its own). */
+function argChecker(schema: z.ZodType): Pick<PlannerTool, "acceptsArg"> {
+  if (!(schema instanceof z.ZodObject)) return {};
+  const shape = schema.shape as Record<string, z.ZodType | undefined>;
+  return {
+    acceptsArg: (name, value) =>
+      Object.hasOwn(shape, name) && shape[name]!.safeParse(value).success,
+  };
 }
 
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {

@@ -14,6 +14,7 @@ function registry() {
     name: "get_weather",
     description: "Current weather forecast for a city",
     argsSchema: z.object({ city: z.string() }),
+    annotations: { readOnlyHint: true },
     run: () => "sunny",
   });
   r.register({
@@ -29,6 +30,7 @@ function registry() {
     name: "list_tickets",
     description: "List the open support tickets",
     argsSchema: z.object({}),
+    annotations: { readOnlyHint: true },
     run: () => [],
   });
   return r;
@@ -136,4 +138,84 @@ Deno.test("in a later round the heuristic planner asks for the reply once, then 
   assert.deepEqual(await planner.plan({ ...base, tools, results: replied }), []);
   const noFinalize = tools.filter((tool) => tool.name !== "finalize_summary");
   assert.deepEqual(await planner.plan({ ...base, tools: noFinalize, results: [step] }), []);
+});
+
+function refinementRegistry(): ToolRegistry {
+  const r = new ToolRegistry();
+  r.register(createFinalizeSummaryTool());
+  for (const tool of createRefinementTools({ store: new MemoryRefinementStore() })) {
+    r.register(tool);
+  }
+  return r;
+}
+
+Deno.test("a write the message does not ask for is never planned, even when an earlier step could supply its args", async () => {
+  const plan = await new HeuristicPlanner().plan({
+    request: loopRequest("record a score of 90 for loop f2315a12"),
+    context: {},
+    tools: refinementRegistry().getToolMetadataList(),
+    signal: new AbortController().signal,
+  });
+  // Reads may join (they change nothing); the only write is the one asked for.
+  assert.deepEqual(plan[0], {
+    tool: "decide_loop_next_action",
+    args: { loop_id: "f2315a12", current_score: 90 },
+  });
+  assert.ok(!plan.some((step) => step.tool === "initialize_refinement_loop"));
+});
+
+Deno.test("a write whose args come only from the context is not planned; a read is", async () => {
+  const r = new ToolRegistry();
+  r.register({
+    name: "delete_ticket",
+    description: "Delete a support ticket",
+    argsSchema: z.object({ ticket_id: z.string() }),
+    run: () => "deleted",
+  });
+  r.register({
+    name: "show_ticket",
+    description: "Show a support ticket",
+    argsSchema: z.object({ ticket_id: z.string() }),
+    annotations: { readOnlyHint: true },
+    run: () => "ticket",
+  });
+  const plan = await new HeuristicPlanner().plan({
+    request: loopRequest("the support ticket"),
+    context: { ticket_id: "T-1" },
+    tools: r.getToolMetadataList(),
+    signal: new AbortController().signal,
+  });
+  assert.deepEqual(plan, [{ tool: "show_ticket", args: { ticket_id: "T-1" } }]);
+});
+
+Deno.test("an optional arg the message states is filled when the tool's schema accepts it and refuses other words", async () => {
+  const r = new ToolRegistry();
+  const zones = ["Asia/Tokyo", "America/New_York", "UTC"];
+  r.register({
+    name: "get_current_time",
+    description: "Get the current time in a time zone",
+    argsSchema: z.object({
+      time_zone: z.string().default("UTC").refine((zone) =>
+        zones.includes(zone) || zones.some((known) => known.endsWith(zone.replaceAll(" ", "_")))
+      ),
+      note: z.string().optional(),
+    }),
+    annotations: { readOnlyHint: true },
+    run: () => "now",
+  });
+  const planFor = (message: string) =>
+    new HeuristicPlanner().plan({
+      request: loopRequest(message),
+      context: {},
+      tools: r.getToolMetadataList(),
+      signal: new AbortController().signal,
+    });
+  // The free-text `note` accepts any word, so nothing from the message goes into it.
+  assert.deepEqual(await planFor("What time is it in Asia/Tokyo?"), [
+    { tool: "get_current_time", args: { time_zone: "Asia/Tokyo" } },
+  ]);
+  assert.deepEqual(await planFor("what time is it in New York"), [
+    { tool: "get_current_time", args: { time_zone: "New York" } },
+  ]);
+  assert.deepEqual(await planFor("what time is it"), [{ tool: "get_current_time", args: {} }]);
 });

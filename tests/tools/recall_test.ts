@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { createFinalizeSummaryTool, offlineSummary } from "../../shared/tools/finalize_summary.ts";
+import { recallStatements } from "../../shared/tools/recall.ts";
+import { ANONYMOUS, type StoredMessage } from "../../shared/ports.ts";
+import { loopRequest } from "../support/loop_fixture.ts";
+
+const said = (id: string, content: string, role: StoredMessage["role"] = "user") => ({
+  id,
+  sessionId: "s",
+  role,
+  content,
+  createdAt: "2026-11-25T00:00:00.000Z",
+});
+
+Deno.test("recall finds the user's earlier statement that answers the question, not earlier questions or replies", () => {
+  const context = {
+    recentMessages: [
+      said("1", "What is my favourite colour?"),
+      said("2", "Your favourite colour is on record.", "assistant"),
+      said("3", "I bought a new bike today"),
+    ],
+    semanticMatches: [{ ...said("4", "My favourite colour is teal"), similarity: 0.6 }],
+  };
+  assert.deepEqual(
+    recallStatements("what is my favourite colour?", context).map((m) => m.content),
+    ["My favourite colour is teal"],
+  );
+  assert.deepEqual(recallStatements("tell me a joke", context), []);
+  assert.deepEqual(recallStatements("colour?", { recentMessages: "not messages" }), []);
+});
+
+Deno.test("the offline reply quotes what was recalled instead of saying no tools were needed", () => {
+  const text = offlineSummary({
+    message: "what is my favourite colour?",
+    mode: "general",
+    results: [],
+    recalled: [said("4", "My favourite colour is teal")],
+  });
+  assert.equal(text, 'Earlier in this conversation you said: "My favourite colour is teal"');
+});
+
+Deno.test("finalize_summary reads the recalled messages from the loop context", async () => {
+  const tool = createFinalizeSummaryTool();
+  const output = await tool.run({
+    args: {},
+    context: { recentMessages: [said("9", "My favourite colour is teal")], semanticMatches: [] },
+    results: [],
+    signal: new AbortController().signal,
+    caller: ANONYMOUS,
+    request: loopRequest("What's my favourite colour?"),
+  });
+  assert.match(output, /teal/);
+});
