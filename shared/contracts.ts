@@ -158,6 +158,7 @@ export const StopReason = z.enum([
   "refinement_user_input",
   "deadline",
   "planner_failed",
+  "cancelled",
 ]);
 /** Why a run stopped. */
 export type StopReason = z.infer<typeof StopReason>;

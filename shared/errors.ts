@@ -31,6 +31,7 @@ export type ErrorCode =
   | "MODEL_UNAVAILABLE"
   | "DB_UNAVAILABLE"
   | "DEADLINE_EXCEEDED"
+  | "CANCELLED"
   | "CONFIG_INVALID"
   | "LOOP_VALIDATION"
   | "LOOP_NOT_FOUND"
@@ -67,6 +68,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   MODEL_UNAVAILABLE: 502,
   DB_UNAVAILABLE: 503,
   DEADLINE_EXCEEDED: 504,
+  // The client closed the request (nginx's 499): nobody reads this answer, and it is not a fault.
+  CANCELLED: 499,
   CONFIG_INVALID: 500,
   LOOP_VALIDATION: 422,
   LOOP_NOT_FOUND: 404,
@@ -104,6 +107,7 @@ export const JSON_RPC_CODE: Record<ErrorCode, number> = {
   MODEL_UNAVAILABLE: -32603,
   DB_UNAVAILABLE: -32603,
   DEADLINE_EXCEEDED: -32603,
+  CANCELLED: -32800,
   CONFIG_INVALID: -32603,
   LOOP_VALIDATION: -32602,
   LOOP_NOT_FOUND: -32602,

@@ -71,7 +71,7 @@ export function createLoopHandler(
           : sseResponse((emit) => run((event) => emit(event.type, event)).then(present), options);
       }
       const response = await run();
-      trace.outcome = "ok";
+      trace.outcome = response.data.stopReason === "cancelled" ? "CANCELLED" : "ok";
       return jsonResponse(present(response), 200, { "x-request-id": requestId });
     } catch (error) {
       trace.outcome = toAppError(error).code;

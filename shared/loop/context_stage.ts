@@ -100,5 +100,13 @@ export function asStageError(
       { cause: error },
     );
   }
+  if (signal.aborted) return cancelled(error);
   return new AppError(code, message(error), { cause: error });
+}
+
+/** The run was stopped from outside (the client went away, or a caller aborted it). */
+export function cancelled(cause?: unknown): AppError {
+  return new AppError("CANCELLED", "The run was cancelled: the client went away or aborted it", {
+    cause,
+  });
 }

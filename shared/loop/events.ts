@@ -4,6 +4,42 @@
  * shapes are part of the wire contract (`shared/contracts.ts`).
  */
 import type { LoopEvent } from "../contracts.ts";
+import { describeError } from "../errors.ts";
+import type { Logger, StoredMessage } from "../ports.ts";
+import type { LoadedContext } from "./context_stage.ts";
 
 /** Receives progress events; must not throw (a throwing listener is ignored). */
 export type LoopEventListener = (event: LoopEvent) => void;
+
+/** The `context` event: counts, and the messages as the planner sees them. */
+export function contextEvent(loaded: LoadedContext, embeddingModel: string): LoopEvent {
+  const brief = ({ role, content, createdAt }: StoredMessage) => ({ role, content, createdAt });
+  return {
+    type: "context",
+    recentMessages: loaded.recentMessages.length,
+    semanticMatches: loaded.semanticMatches.length,
+    embeddingModel,
+    messages: {
+      recent: loaded.recentMessages.map(brief),
+      matches: loaded.semanticMatches.map((match) => ({
+        ...brief(match),
+        similarity: Math.round(match.similarity * 1000) / 1000,
+      })),
+    },
+  };
+}
+
+/** `listener`, made safe: a throw is logged and the event dropped. */
+export function safeListener(
+  listener: LoopEventListener | undefined,
+  logger: Logger,
+): LoopEventListener {
+  if (!listener) return () => {};
+  return (event: LoopEvent) => {
+    try {
+      listener(event);
+    } catch (error) {
+      logger.warn("onEvent listener threw; event dropped", { error: describeError(error) });
+    }
+  };
+}

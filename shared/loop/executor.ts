@@ -27,7 +27,8 @@ export type StepErrorCode =
   | "TOOL_ARGS_INVALID"
   | "DEPENDENCY_FAILED"
   | "TOOL_FAILED"
-  | "DEADLINE_EXCEEDED";
+  | "DEADLINE_EXCEEDED"
+  | "CANCELLED";
 
 /** What {@link executePlan} needs. */
 export interface ExecuteInput {
@@ -159,7 +160,7 @@ async function runStep(
   }
   if (input.signal.aborted) {
     return failed(
-      "DEADLINE_EXCEEDED",
+      input.signal.reason instanceof TimeoutReason ? "DEADLINE_EXCEEDED" : "CANCELLED",
       `not run: ${describeError(input.signal.reason)} before this step started`,
       args,
     );
@@ -192,9 +193,19 @@ async function runStep(
       durationMs: elapsed(started),
     };
   } catch (error) {
-    // The message stays in the trace and the audit row: it may quote the user or the tool's data.
-    input.logger.warn("tool failed", { tool: name, error: errorKind(error) });
-    const code = error instanceof TimeoutReason ? "DEADLINE_EXCEEDED" : "TOOL_FAILED";
+    const code = error instanceof TimeoutReason
+      ? "DEADLINE_EXCEEDED"
+      : timeout.signal.aborted
+      ? "CANCELLED"
+      : "TOOL_FAILED";
+    // Log lines hold no content, and an error's text may quote the user or the tool's data:
+    // the line says where the text is instead (the trace, and the audit row of this request id).
+    input.logger.warn("tool failed", {
+      tool: name,
+      code,
+      error: errorKind(error),
+      errorText: "in the response trace and the mcp_events row of this request id",
+    });
     return { ...failed(code, describeError(error), args), durationMs: elapsed(started) };
   } finally {
     timeout.clear();

@@ -86,12 +86,13 @@ export async function runRounds(input: RoundsInput): Promise<RoundsOutcome> {
       });
     } catch (error) {
       if (round === 1) throw error;
-      const deadline = stepsSignal.reason instanceof TimeoutReason;
+      const stopped = stopReasonOf(stepsSignal);
+      if (stopped) return outcome(round - 1, stopped);
       logger.warn("the planner failed in a later round; the run ends with the results so far", {
         round,
-        error: deadline ? "deadline" : errorKind(error),
+        error: errorKind(error),
       });
-      return outcome(round - 1, deadline ? "deadline" : "planner_failed");
+      return outcome(round - 1, "planner_failed");
     } finally {
       timing.plan = since(started);
     }
@@ -109,7 +110,8 @@ export async function runRounds(input: RoundsInput): Promise<RoundsOutcome> {
     });
     timing.execute = since(started);
     results.push(...ran);
-    if (stepsSignal.aborted) return outcome(round, "deadline");
+    const stopped = stopReasonOf(stepsSignal);
+    if (stopped) return outcome(round, stopped);
 
     if (input.refinement && loop) {
       started = performance.now();
@@ -137,12 +139,13 @@ export async function runRounds(input: RoundsInput): Promise<RoundsOutcome> {
           loop: toLoopOutput(loop),
         });
       } catch (error) {
-        if (!stepsSignal.aborted) throw error;
-        logger.warn("the deadline passed while scoring; the run ends unscored", {
+        const stopped = stopReasonOf(stepsSignal);
+        if (!stopped) throw error;
+        logger.warn("the run stopped while scoring; it ends unscored", {
           round,
           error: describeError(stepsSignal.reason),
         });
-        return outcome(round, "deadline");
+        return outcome(round, stopped);
       } finally {
         timing.score = since(started);
       }
@@ -159,6 +162,12 @@ export async function runRounds(input: RoundsInput): Promise<RoundsOutcome> {
 function finalizeRan(result: ActionResult): boolean {
   return result.tool === FINALIZE_TOOL &&
     (result.success || result.code === "TOOL_FAILED" || result.code === "DEADLINE_EXCEEDED");
+}
+
+/** Why the steps' signal stopped the run: its deadline, or a cancellation (the client went away). */
+function stopReasonOf(signal: AbortSignal): "deadline" | "cancelled" | undefined {
+  if (!signal.aborted) return undefined;
+  return signal.reason instanceof TimeoutReason ? "deadline" : "cancelled";
 }
 
 function since(started: number): number {

@@ -3,13 +3,8 @@
  * the executor rules of DESIGN.md. `McpLoopRunner` holds the dependencies;
  * `runMcpLoop` is the one-call form.
  */
-import {
-  type LoopEvent,
-  type MCPRequest,
-  MCPRequest as MCPRequestSchema,
-  type MCPResponse,
-} from "../contracts.ts";
-import { AppError, describeError } from "../errors.ts";
+import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
+import { AppError } from "../errors.ts";
 import { withLogFields } from "../log/log_fields.ts";
 import {
   ANONYMOUS,
@@ -19,16 +14,15 @@ import {
   type Logger,
   type Planner,
   SILENT_LOGGER,
-  type StoredMessage,
 } from "../ports.ts";
 import { toOutput as toLoopOutput } from "../refinement/refinement_tools.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolServices } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { startDeadline } from "./abort.ts";
-import { type LoadedContext, loadLoopContext } from "./context_stage.ts";
+import { loadLoopContext } from "./context_stage.ts";
 import { storeTurn, summaryOf } from "./finalize_stage.ts";
-import type { LoopEventListener } from "./events.ts";
+import { contextEvent, type LoopEventListener, safeListener } from "./events.ts";
 import { openRefinementLoop, type RefinementDeps } from "./refinement_stage.ts";
 import { type RoundTiming, runRounds } from "./rounds.ts";
 import { UsageTotals } from "./usage.ts";
@@ -111,9 +105,17 @@ export class McpLoopRunner {
     const stepsDeadline = startDeadline(deadlineMs - Math.min(250, deadlineMs / 10), {
       parents: [deadline.signal],
     });
+    // Storing the turn follows the deadline only: once tools have run, a client going away
+    // must not leave the turn half-reported ("nothing was saved") while the statement commits.
+    const storeDeadline = startDeadline(deadlineMs);
     try {
-      return await this.#run(request, options, deadline.signal, stepsDeadline.signal);
+      return await this.#run(request, options, {
+        signal: deadline.signal,
+        stepsSignal: stepsDeadline.signal,
+        storeSignal: storeDeadline.signal,
+      });
     } finally {
+      storeDeadline.clear();
       stepsDeadline.clear();
       deadline.clear();
     }
@@ -122,8 +124,11 @@ export class McpLoopRunner {
   async #run(
     request: MCPRequest,
     options: RunOptions,
-    signal: AbortSignal,
-    stepsSignal: AbortSignal,
+    { signal, stepsSignal, storeSignal }: {
+      signal: AbortSignal;
+      stepsSignal: AbortSignal;
+      storeSignal: AbortSignal;
+    },
   ): Promise<MCPResponse> {
     const { registry, planner, embedder, store } = this.#deps;
     const caller = options.caller ?? ANONYMOUS;
@@ -192,7 +197,7 @@ export class McpLoopRunner {
         summaryMessage,
         results: intermediateResults,
         requestId: options.requestId,
-      }, signal));
+      }, storeSignal));
 
     return {
       success: true,
@@ -262,33 +267,4 @@ function addRoundTimings(timings: Record<string, number>, rounds: readonly Round
       timings[stage] = Math.round(total * 10) / 10;
     }
   }
-}
-
-/** The `context` event: counts, and the messages as the planner sees them. */
-function contextEvent(loaded: LoadedContext, embeddingModel: string): LoopEvent {
-  const brief = ({ role, content, createdAt }: StoredMessage) => ({ role, content, createdAt });
-  return {
-    type: "context",
-    recentMessages: loaded.recentMessages.length,
-    semanticMatches: loaded.semanticMatches.length,
-    embeddingModel,
-    messages: {
-      recent: loaded.recentMessages.map(brief),
-      matches: loaded.semanticMatches.map((match) => ({
-        ...brief(match),
-        similarity: Math.round(match.similarity * 1000) / 1000,
-      })),
-    },
-  };
-}
-
-function safeListener(listener: LoopEventListener | undefined, logger: Logger): LoopEventListener {
-  if (!listener) return () => {};
-  return (event: LoopEvent) => {
-    try {
-      listener(event);
-    } catch (error) {
-      logger.warn("onEvent listener threw; event dropped", { error: describeError(error) });
-    }
-  };
 }
