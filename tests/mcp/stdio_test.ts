@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import appTools from "../../functions/mcp-loop/tools.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -16,13 +17,14 @@ Deno.test("deno task mcp:stdio serves the same tools to a desktop client over st
   );
   try {
     const { tools } = await client.listTools() as { tools: { name: string }[] };
+    // The built-in tools, then the application's own (whatever functions/mcp-loop/tools.ts holds).
     assert.deepEqual(tools.map((t) => t.name), [
       "finalize_summary",
       "initialize_refinement_loop",
       "decide_loop_next_action",
       "get_loop_status",
       "list_active_loops",
-      "get_current_time",
+      ...appTools.map((tool) => tool.name),
     ]);
     const started = await client.callTool({
       name: "initialize_refinement_loop",
