@@ -22,15 +22,31 @@ export async function buildAssets(): Promise<string> {
 // shared/client/mcp_loop_client.ts. Do not edit: edit those and run the task.
 
 /** The playground page. */
-export const PLAYGROUND_HTML: string = ${JSON.stringify(html)};
+export const PLAYGROUND_HTML: string = ${stringLiteral(html)};
 
 /** The page's script (a module importing \`./client.js\`). */
-export const PLAYGROUND_SCRIPT: string = ${JSON.stringify(script)};
+export const PLAYGROUND_SCRIPT: string = ${stringLiteral(script)};
 
 /** The web client, bundled for browsers. */
-export const CLIENT_SCRIPT: string = ${JSON.stringify(client)};
+export const CLIENT_SCRIPT: string = ${stringLiteral(client)};
 `;
   return await format(text);
+}
+
+/**
+ * `text` as a string literal in which every `/` is written `\/`. Without
+ * Docker, `supabase functions deploy` finds the files to upload with a regular
+ * expression (`importPathPattern` in supabase/cli `pkg/function/deno.go`): the
+ * quoted text after an `import` or `export`, wherever they are, is a path to
+ * upload when it starts with `/`, `./` or `../`, and an absolute one aborts the
+ * upload. Here the quoted text after `export const … =` is the literal itself,
+ * and the scripts hold `import … from "./…"` of their own; with no bare `/`
+ * left, no quoted text in this file starts like a path. (An import-map key
+ * mapped to a local file could still turn one into a path:
+ * `tests/deploy/upload_walk_test.ts` walks the deployed files as the CLI does.)
+ */
+export function stringLiteral(text: string): string {
+  return JSON.stringify(text).replaceAll("/", "\\/");
 }
 
 async function format(text: string): Promise<string> {
