@@ -17,16 +17,25 @@
  * ```
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import type { LoopEvent, LoopRequest, LoopResult, ServerError, StreamEvent } from "./types.ts";
+import type {
+  ErrorBody,
+  LoopEvent,
+  LoopRequest,
+  LoopResponse,
+  LoopResult,
+  StreamEvent,
+} from "./types.ts";
 
 export type {
   ActionResult,
   ChatMessage,
   ChatRole,
   ContextMessage,
+  ErrorBody,
   LoopEvent,
   LoopOutput,
   LoopRequest,
+  LoopResponse,
   LoopResult,
   LoopTypeName,
   Mode,
@@ -129,7 +138,7 @@ export function createMcpLoopClient(options: McpLoopClientOptions): McpLoopClien
   return {
     async run(request, { signal } = {}) {
       const response = await send(request, "application/json", signal);
-      const body = await readJson(response, signal) as Partial<{ success: true; data: LoopResult }>;
+      const body = await readJson(response, signal) as Partial<LoopResponse>;
       if (body?.success !== true || typeof body.data !== "object") {
         throw badResponse(response.status, "the response has no data");
       }
@@ -175,18 +184,14 @@ function toStreamEvent(message: { event?: string; data: string }, status: number
   } catch {
     throw badResponse(status, `the "${message.event ?? "message"}" event is not JSON`);
   }
-  if (message.event === "result") {
-    return { type: "result", data: (data as { data: LoopResult }).data };
-  }
-  if (message.event === "error") {
-    return { type: "error", error: (data as { error: ServerError }).error };
-  }
+  if (message.event === "result") return { type: "result", data: (data as LoopResponse).data };
+  if (message.event === "error") return { type: "error", error: (data as ErrorBody).error };
   return data as LoopEvent;
 }
 
 async function serverError(response: Response): Promise<McpLoopError> {
   const text = await response.text().catch(() => "");
-  let body: { error?: ServerError } | undefined;
+  let body: Partial<ErrorBody> | undefined;
   try {
     body = JSON.parse(text);
   } catch {

@@ -122,11 +122,23 @@ export interface LoopResult {
   refinement?: LoopOutput;
 }
 
+/** The body of a successful response. */
+export interface LoopResponse {
+  success: true;
+  data: LoopResult;
+}
+
 /** The server's error: a stable code (VALIDATION_FAILED, AUTH_REQUIRED, ...), a message, details. */
 export interface ServerError {
   code: string;
   message: string;
   details?: unknown;
+}
+
+/** The body of an error response (and the `error` event's data). */
+export interface ErrorBody {
+  success: false;
+  error: ServerError;
 }
 
 /** A stored message as the `context` event shows it. */

@@ -50,6 +50,8 @@ Deno.test("the client's response types are what the server sends", () => {
   assert.ok(same<Same<client.Usage, contract.Usage>>());
   assert.ok(same<Same<client.LoopOutput, contract.LoopOutput>>());
   assert.ok(same<Same<client.ServerError, contract.ErrorBody["error"]>>());
+  assert.ok(same<Same<client.LoopResponse, z.output<typeof contract.MCPResponse>>>());
+  assert.ok(same<Same<client.ErrorBody, z.output<typeof contract.ErrorBody>>>());
 });
 
 Deno.test("the client's stream events are the server's, variant by variant", () => {
