@@ -2,7 +2,8 @@
  * The web client as one ES module for browsers and Node, with
  * eventsource-parser inlined and no other import: what a web app that does
  * not use Deno copies in. `deno task build:client [path]` writes it (default
- * `dist/mcp-loop-client.js`); the playground serves the same bundle.
+ * `dist/mcp-loop-client.js`) and its types beside it (`dist/mcp-loop-client.d.ts`);
+ * the playground serves the same bundle.
  */
 
 const ROOT = new URL("../../", import.meta.url);
@@ -32,6 +33,9 @@ if (import.meta.main) {
   const path = Deno.args[0] ?? "dist/mcp-loop-client.js";
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
   await Deno.mkdir(dir, { recursive: true });
+  // Imported here only: the playground's build, which bundles too, need not load TypeScript.
+  const { clientDeclarations, declarationPath } = await import("./client_declarations.ts");
   await Deno.writeTextFile(path, await bundleClient());
-  console.log(`wrote ${path}`);
+  await Deno.writeTextFile(declarationPath(path), await clientDeclarations());
+  console.log(`wrote ${path} and ${declarationPath(path)}`);
 }

@@ -17,19 +17,37 @@
  * ```
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import type { ErrorBody, LoopEvent, MCPRequest, MCPResponse } from "../contracts.ts";
+import type {
+  ErrorBody,
+  LoopEvent,
+  LoopRequest,
+  LoopResponse,
+  LoopResult,
+  StreamEvent,
+} from "./types.ts";
 
-/** A request as a client sends it (the server fills in the defaults). */
-export type LoopRequest = MCPRequest;
-
-/** The response's `data`: the trace of one run. */
-export type LoopResult = MCPResponse["data"];
-
-/** One event of a streamed run: the progress events, then `result` or `error`. */
-export type StreamEvent =
-  | LoopEvent
-  | { type: "result"; data: LoopResult }
-  | { type: "error"; error: ErrorBody["error"] };
+export type {
+  ActionResult,
+  ChatMessage,
+  ChatRole,
+  ContextMessage,
+  ErrorBody,
+  LoopEvent,
+  LoopOutput,
+  LoopRequest,
+  LoopResponse,
+  LoopResult,
+  LoopTypeName,
+  Mode,
+  PlannedAction,
+  RefinementRequest,
+  ReportedAction,
+  ServerError,
+  StopReason,
+  StreamEvent,
+  ToolMetadata,
+  Usage,
+} from "./types.ts";
 
 /** A value, or a function giving it (called before each request), maybe asynchronously. */
 export type Resolvable<T> = T | (() => T | Promise<T>);
@@ -120,7 +138,7 @@ export function createMcpLoopClient(options: McpLoopClientOptions): McpLoopClien
   return {
     async run(request, { signal } = {}) {
       const response = await send(request, "application/json", signal);
-      const body = await readJson(response, signal) as Partial<MCPResponse>;
+      const body = await readJson(response, signal) as Partial<LoopResponse>;
       if (body?.success !== true || typeof body.data !== "object") {
         throw badResponse(response.status, "the response has no data");
       }
@@ -166,7 +184,7 @@ function toStreamEvent(message: { event?: string; data: string }, status: number
   } catch {
     throw badResponse(status, `the "${message.event ?? "message"}" event is not JSON`);
   }
-  if (message.event === "result") return { type: "result", data: (data as MCPResponse).data };
+  if (message.event === "result") return { type: "result", data: (data as LoopResponse).data };
   if (message.event === "error") return { type: "error", error: (data as ErrorBody).error };
   return data as LoopEvent;
 }
