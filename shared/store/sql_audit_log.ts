@@ -97,22 +97,33 @@ export class SqlAuditLog implements AuditLog {
     await Promise.all([...byCaller.values()].map((group) => this.#write(group)));
   }
 
+  /**
+   * One INSERT for the group; if it fails, each call's rows are tried on their
+   * own, so one call's bad row never costs another call its audit rows.
+   */
   async #write(group: Pending[]): Promise<void> {
-    const { caller } = group[0];
     try {
-      const rows = group.flatMap((pending) => pending.events.map(eventToJson));
-      await asCaller(
-        this.#sql,
-        caller,
-        (db) =>
-          db.query("select public.record_mcp_events($1, 'mcp', null, $2::jsonb)", [
-            caller.owner,
-            `[${rows.join(",")}]`,
-          ]),
-      );
+      await this.#insert(group);
       for (const pending of group) pending.resolve();
     } catch (error) {
-      for (const pending of group) pending.reject(error);
+      if (group.length === 1) return group[0].reject(error);
+      await Promise.all(
+        group.map((pending) => this.#insert([pending]).then(pending.resolve, pending.reject)),
+      );
     }
+  }
+
+  async #insert(group: Pending[]): Promise<void> {
+    const { caller } = group[0];
+    const rows = group.flatMap((pending) => pending.events.map(eventToJson));
+    await asCaller(
+      this.#sql,
+      caller,
+      (db) =>
+        db.query("select public.record_mcp_events($1, 'mcp', null, $2::jsonb)", [
+          caller.owner,
+          `[${rows.join(",")}]`,
+        ]),
+    );
   }
 }

@@ -152,9 +152,8 @@ export function contextFromRows(rows: readonly ContextRow[]): ConversationContex
 
 /** One audit event as the JSON object `save_chat_turn` and `mcp_events` expect. */
 export function eventToJson(event: AuditEvent): string {
-  return `{"request_id":${JSON.stringify(event.requestId ?? null)},"tool":${
-    JSON.stringify(event.tool)
-  },` +
+  // The tool name too: a planner or a client may name a tool that does not exist, with any text.
+  return `{"request_id":${toJsonb(event.requestId ?? null)},"tool":${toJsonb(event.tool, 200)},` +
     `"input":${toJsonb(event.input)},"output":${toJsonb(event.output)},` +
     `"success":${event.success},"error":${toJsonb(event.error ?? null)},` +
     `"duration_ms":${Number.isFinite(event.durationMs) ? event.durationMs : 0}}`;

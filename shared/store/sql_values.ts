@@ -28,30 +28,48 @@ export function toIso(value: unknown): string {
 }
 
 /**
- * JSON text safe for a jsonb column: strings pass through {@link toSafeText}, values JSON cannot hold become strings, and a value larger
- * than `maxChars` is replaced by a truncated preview.
+ * JSON text safe for a jsonb column, whatever `value` holds: Postgres refuses
+ * the escapes `\u0000` and lone surrogates anywhere in a JSON document, object
+ * keys included, so every key and string, however deep, passes through
+ * {@link toSafeText} (two keys that become equal keep the later value).
+ * Values JSON cannot hold become strings (bigint) or are dropped as
+ * JSON.stringify drops them; a cycle becomes an `unserializable` note. A
+ * document longer than `maxChars` is replaced by a truncated preview.
  */
 export function toJsonb(value: unknown, maxChars = 65_536): string {
   let text: string;
   try {
     text = JSON.stringify(value ?? null) ?? "null";
-    // Rare: NUL or a lone surrogate, which JSON.stringify writes as escapes Postgres rejects.
-    if (text.includes("\\u0000") || /\\ud[89a-f]/i.test(text)) {
-      text = JSON.stringify(value, (_key, v) => typeof v === "string" ? toSafeText(v) : v);
-    }
   } catch {
     try {
-      text = JSON.stringify(
-        value,
-        (_key, v) =>
-          typeof v === "bigint" ? v.toString() : typeof v === "string" ? toSafeText(v) : v,
-      );
+      text = JSON.stringify(value, (_key, v) => typeof v === "bigint" ? v.toString() : v) ??
+        "null";
     } catch (error) {
-      return JSON.stringify({ unserializable: String(error) });
+      return JSON.stringify({ unserializable: toSafeText(String(error)) });
     }
   }
+  // Rare: NUL or a lone surrogate, which JSON.stringify writes as escapes Postgres rejects.
+  if (UNSAFE_ESCAPE.test(text)) text = JSON.stringify(safeJson(JSON.parse(text)));
   if (text.length <= maxChars) return text;
-  return JSON.stringify({ truncated: true, chars: text.length, preview: text.slice(0, 1_000) });
+  return JSON.stringify({
+    truncated: true,
+    chars: text.length,
+    preview: toSafeText(text.slice(0, 1_000)),
+  });
+}
+
+/** `\u0000`, or a surrogate escape JSON.stringify writes only for a lone surrogate. */
+const UNSAFE_ESCAPE = /\\u0000|\\ud[89a-f]/i;
+
+/** Parsed JSON with every key and string made safe (see {@link toSafeText}). */
+function safeJson(value: unknown): unknown {
+  if (typeof value === "string") return toSafeText(value);
+  if (Array.isArray(value)) return value.map(safeJson);
+  if (value === null || typeof value !== "object") return value;
+  // No prototype: a "__proto__" key from the input is an ordinary key here, as in the JSON.
+  const safe: Record<string, unknown> = Object.create(null);
+  for (const [key, inner] of Object.entries(value)) safe[toSafeText(key)] = safeJson(inner);
+  return safe;
 }
 
 /** Text Postgres accepts: NUL characters and lone surrogates become U+FFFD. */

@@ -126,3 +126,19 @@ Deno.test("a full batch is written at once; the rest waits for its delay, not fo
   await flushing;
   await recorded[2];
 });
+
+Deno.test("when a group's INSERT fails, each call's rows are tried alone: one bad row costs no other call its rows", async () => {
+  const { sql, writes, waitForWrites } = recordingSql();
+  const audit = new SqlAuditLog(sql, { maxDelayMs: 1 });
+  const good = audit.record(alice, [event("good")]);
+  const bad = audit.record(alice, [event("bad")]);
+  await waitForWrites(1);
+  assert.deepEqual(writes[0].tools, ["good", "bad"]);
+  writes[0].finish(new Error("invalid input syntax"));
+  await waitForWrites(3);
+  for (const write of writes.slice(1)) {
+    write.finish(write.tools[0] === "bad" ? new Error("invalid input syntax") : undefined);
+  }
+  await good;
+  await assert.rejects(bad, /invalid input syntax/);
+});
