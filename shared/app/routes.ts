@@ -6,6 +6,7 @@
 import type { Authenticate } from "../auth/authenticator.ts";
 import type { Config } from "../config/config.ts";
 import { createHealthHandler } from "../http/health_handler.ts";
+import { createHostOriginCheck } from "../http/host_origin.ts";
 import { createLoopHandler } from "../http/loop_handler.ts";
 import { createPlaygroundHandler } from "../http/playground_handler.ts";
 import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
@@ -36,17 +37,21 @@ export function buildRouter(
   const { logger } = mcp;
   // Sign-in discovery where sign-in is needed and someone issues the tokens.
   const signIn = config.auth.required && config.oauth.authorizationServers.length > 0;
+  const allowedHosts = config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts);
   const mcpHandler = lazyHandler(async () => {
     const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
     return createMcpHttpHandler({
       ...mcp,
       authenticate,
-      allowedHosts: config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts),
-      // Origins allowed to call the function from a browser may call its MCP endpoint too.
-      allowedOrigins: new Set([
-        ...config.mcp.allowedOrigins,
-        ...(config.http.corsOrigins === "*" ? [] : config.http.corsOrigins),
-      ]),
+      // Origins listed for browsers may call the MCP endpoint too; "*" and the local
+      // default (pages on this machine) do not extend to it: MCP clients are not web pages.
+      hostOrigin: createHostOriginCheck({
+        allowedHosts,
+        origins: [
+          ...config.mcp.allowedOrigins,
+          ...(Array.isArray(config.http.corsOrigins) ? config.http.corsOrigins : []),
+        ],
+      }),
       maxBodyBytes: config.http.maxBodyBytes,
       resourceMetadataUrl: signIn ? (req) => resourceMetadataUrl(config.oauth, req) : undefined,
     });
@@ -58,6 +63,12 @@ export function buildRouter(
       embeddingModel,
       maxBodyBytes: config.http.maxBodyBytes,
       logger,
+      // Deployed, the platform's gateway routes by host; the Host check guards a server on
+      // this machine against DNS rebinding.
+      hostOrigin: createHostOriginCheck({
+        allowedHosts: config.http.deployed ? "*" : allowedHosts,
+        origins: config.http.corsOrigins,
+      }),
     }),
     health: createHealthHandler({
       logger,
@@ -95,7 +106,7 @@ export function warnIfOpen(config: Config, logger: Logger): void {
 /** Deployed with no CORS origins configured, browsers on other origins cannot call the function. */
 export function warnIfNoCors(config: Config, logger: Logger): void {
   const origins = config.http.corsOrigins;
-  if (origins !== "*" && origins.length === 0) {
+  if (Array.isArray(origins) && origins.length === 0) {
     logger.info(
       "no CORS origins are allowed (the default once Supabase settings are present): browser apps on other origins cannot call this function; set MCP_LOOP_CORS_ORIGINS=https://your.app (comma-separated) to allow them",
     );

@@ -84,7 +84,8 @@ export type StopReason =
   | "refinement_completed"
   | "refinement_user_input"
   | "deadline"
-  | "planner_failed";
+  | "planner_failed"
+  | "cancelled";
 
 /** Model use of one run, summed over planner, scorer and summary calls. */
 export interface Usage {

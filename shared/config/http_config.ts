@@ -1,13 +1,17 @@
 /** The HTTP surface: body size limit and the origins browsers may call from. */
+import type { OriginAllowance } from "../http/host_origin.ts";
 import type { EnvReader } from "./env_reader.ts";
 import { isDeployed } from "./supabase_settings.ts";
 
 /** HTTP settings. */
 export interface HttpConfig {
   maxBodyBytes: number;
-  corsOrigins: "*" | string[];
+  /** Browser origins allowed to call (`MCP_LOOP_CORS_ORIGINS`); see `OriginAllowance`. */
+  corsOrigins: OriginAllowance;
   /** Serve `GET /mcp-loop/playground` (`MCP_LOOP_PLAYGROUND`; on locally, off when deployed). */
   playground: boolean;
+  /** Supabase settings of a hosted project are present (see `isDeployed`). */
+  deployed: boolean;
   /** The interface `deno task start` listens on (`MCP_LOOP_HOSTNAME` or `HOST`; default 127.0.0.1). */
   hostname: string;
 }
@@ -22,6 +26,7 @@ export function readHttp(reader: EnvReader): HttpConfig {
     }),
     corsOrigins: readOrigins(reader),
     playground: reader.bool("MCP_LOOP_PLAYGROUND", { fallback: !isDeployed(reader) }),
+    deployed: isDeployed(reader),
     // Only this machine by default: anonymous access and CORS * are for local use.
     hostname: reader.string("MCP_LOOP_HOSTNAME") ?? reader.string("HOST") ?? "127.0.0.1",
   };
@@ -29,12 +34,13 @@ export function readHttp(reader: EnvReader): HttpConfig {
 
 /**
  * MCP_LOOP_CORS_ORIGINS: "*" or a comma-separated list of origins. Unset, it
- * is "*" locally (the local Supabase stack included) and empty (no
- * cross-origin browser calls) once deployed Supabase settings are present.
+ * is pages on this machine (any port of localhost, 127.0.0.1, [::1]) locally,
+ * the local Supabase stack included, and empty (no cross-origin browser
+ * calls) once deployed Supabase settings are present.
  */
-function readOrigins(reader: EnvReader): "*" | string[] {
+function readOrigins(reader: EnvReader): OriginAllowance {
   const raw = reader.string("MCP_LOOP_CORS_ORIGINS");
-  if (raw === undefined) return isDeployed(reader) ? [] : "*";
+  if (raw === undefined) return isDeployed(reader) ? [] : "loopback";
   const entries = raw.split(",").map((origin) => origin.trim()).filter(Boolean);
   if (entries.includes("*")) return "*";
   return entries.flatMap((entry) => {

@@ -3,6 +3,7 @@
  * with the allowed methods and headers; every other response gets the allowed
  * origin and the exposed headers set in place (no copy of the response).
  */
+import { isLoopbackOrigin, type OriginAllowance } from "./host_origin.ts";
 
 const ALLOW_METHODS = "GET,POST,DELETE,OPTIONS";
 const ALLOW_HEADERS = [
@@ -23,7 +24,7 @@ const ALLOW_HEADERS = [
 const EXPOSE_HEADERS = ["x-request-id", "mcp-session-id", "www-authenticate"].join(",");
 const MAX_AGE = "86400";
 
-/** The CORS rules for `origins`: `*` for any origin, else the exact origins allowed. */
+/** The CORS rules for `origins`: `*` for any origin, pages on this machine, or the exact origins allowed. */
 export interface Cors {
   /** The preflight's answer when `req` is one (`OPTIONS`), else undefined. */
   preflight(req: Request): Response | undefined;
@@ -32,12 +33,14 @@ export interface Cors {
 }
 
 /** Builds the CORS rules. */
-export function createCors(origins: "*" | readonly string[]): Cors {
-  const allowed = origins === "*" ? undefined : new Set(origins);
+export function createCors(origins: OriginAllowance): Cors {
+  const allowed = Array.isArray(origins) ? new Set(origins) : undefined;
   const allowOrigin = (req: Request): string | undefined => {
-    if (!allowed) return "*";
+    if (origins === "*") return "*";
     const origin = req.headers.get("origin");
-    return origin && allowed.has(origin) ? origin : undefined;
+    if (!origin) return undefined;
+    if (allowed) return allowed.has(origin) ? origin : undefined;
+    return URL.canParse(origin) && isLoopbackOrigin(new URL(origin)) ? origin : undefined;
   };
   const decorate = (req: Request, headers: Headers) => {
     const origin = allowOrigin(req);
@@ -45,7 +48,7 @@ export function createCors(origins: "*" | readonly string[]): Cors {
       headers.set("access-control-allow-origin", origin);
       headers.set("access-control-expose-headers", EXPOSE_HEADERS);
     }
-    if (allowed) headers.append("vary", "Origin");
+    if (origins !== "*") headers.append("vary", "Origin");
   };
   return {
     decorate,

@@ -11,6 +11,7 @@ import { assertLatestHasContent } from "../loop/context_stage.ts";
 import type { LoopEvent } from "../contracts.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
+import type { HostOriginCheck } from "./host_origin.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
@@ -27,6 +28,8 @@ export interface LoopHandlerDeps {
   embeddingModel: string;
   maxBodyBytes: number;
   logger: Logger;
+  /** The Host and Origin rules (see host_origin.ts); none when not given. */
+  hostOrigin?: HostOriginCheck;
 }
 
 /** Builds the `POST /mcp-loop` handler. */
@@ -38,6 +41,8 @@ export function createLoopHandler(
     const url = new URL(req.url);
     const includeEmbedding = url.searchParams.get("includeEmbedding") === "true";
     try {
+      const refused = deps.hostOrigin?.(req);
+      if (refused) throw new AppError("FORBIDDEN", refused);
       const caller = await deps.authenticate(req);
       trace.caller = caller.owner;
       const body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });

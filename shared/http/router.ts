@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { AppError } from "../errors.ts";
 import { createCors } from "./cors.ts";
+import type { OriginAllowance } from "./host_origin.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { METADATA_PATH } from "./protected_resource.ts";
@@ -24,7 +25,7 @@ export interface RouterDeps {
   playground?: (file: string) => Response;
   /** The MCP endpoint's protected-resource metadata (RFC 9728), when sign-in discovery is on. */
   protectedResource?: (req: Request) => Response;
-  corsOrigins: "*" | string[];
+  corsOrigins: OriginAllowance;
   logger: Logger;
 }
 

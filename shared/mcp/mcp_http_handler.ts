@@ -16,6 +16,7 @@ import {
 import type { Authenticate } from "../auth/authenticator.ts";
 import { bearerChallenge } from "../auth/bearer_challenge.ts";
 import { AppError, JSON_RPC_CODE, toAppError } from "../errors.ts";
+import type { HostOriginCheck } from "../http/host_origin.ts";
 import { readJsonBody } from "../http/json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json_depth.ts";
 import { type RequestTrace, startTrace } from "../http/request_trace.ts";
@@ -28,10 +29,8 @@ import { checkParams, claimsModernEra } from "./mcp_params.ts";
 /** What the MCP endpoint needs. */
 export interface McpHttpDeps extends McpServerDeps {
   authenticate: Authenticate;
-  /** Host names (no port) a request may be addressed to; "*" turns the check off. */
-  allowedHosts: "*" | ReadonlySet<string>;
-  /** Exact origins allowed besides those whose host is allowed. */
-  allowedOrigins: ReadonlySet<string>;
+  /** The Host and Origin rules (DNS-rebinding protection). */
+  hostOrigin: HostOriginCheck;
   maxBodyBytes: number;
   logger: Logger;
   /** The protected-resource metadata URL for 401 challenges (RFC 9728), when OAuth sign-in is offered. */
@@ -58,10 +57,10 @@ export function createMcpHttpHandler(
     { legacy: "reject" },
   );
   return async (req, trace = startTrace(req)) => {
-    const refused = checkHostAndOrigin(req, deps);
+    const refused = deps.hostOrigin(req);
     if (refused) {
       trace.outcome = "FORBIDDEN";
-      return refused;
+      return jsonRpcError(403, -32000, refused);
     }
     let caller: Caller;
     try {
@@ -190,52 +189,6 @@ function envelopeError(error: unknown): Response {
     default:
       return jsonRpcError(400, -32600, appError.message);
   }
-}
-
-/** A 403 when the Host or Origin header is not allowed (DNS-rebinding protection), else undefined. */
-export function checkHostAndOrigin(
-  req: Request,
-  { allowedHosts, allowedOrigins }: Pick<McpHttpDeps, "allowedHosts" | "allowedOrigins">,
-): Response | undefined {
-  if (allowedHosts === "*") return undefined;
-  const hostHeader = req.headers.get("host") ?? new URL(req.url).host;
-  const host = hostnameOf(hostHeader);
-  if (!host || !allowedHosts.has(host)) {
-    return jsonRpcError(
-      403,
-      -32000,
-      `Host "${hostHeader}" is not allowed; add it to MCP_LOOP_ALLOWED_HOSTS`,
-    );
-  }
-  const origin = req.headers.get("origin");
-  if (origin && !allowedOrigins.has(origin)) {
-    let originHost: string | undefined;
-    try {
-      originHost = new URL(origin).hostname.replace(/^\[|\]$/g, "");
-    } catch {
-      originHost = undefined;
-    }
-    if (!originHost || !allowedHosts.has(originHost)) {
-      return jsonRpcError(
-        403,
-        -32000,
-        `Origin "${origin}" is not allowed; add it to MCP_LOOP_ALLOWED_ORIGINS`,
-      );
-    }
-  }
-  return undefined;
-}
-
-/** The host name of a Host header, lower-cased, without port or IPv6 brackets. */
-export function hostnameOf(hostHeader: string): string | undefined {
-  const host = hostHeader.trim().toLowerCase();
-  if (host.startsWith("[")) {
-    const end = host.indexOf("]");
-    return end > 1 ? host.slice(1, end) : undefined;
-  }
-  const colon = host.lastIndexOf(":");
-  const name = colon === -1 ? host : host.slice(0, colon);
-  return /^[a-z0-9.-]+$/.test(name) ? name : undefined;
 }
 
 /** The methods a message or batch calls. */

@@ -10,7 +10,7 @@ Deno.test("with nothing set the defaults are PGlite on disk, port 8000 and a 10 
   assert.equal(config.loop.deadlineMs, 10_000);
   assert.equal(config.loop.maxRounds, 3);
   assert.equal(config.http.maxBodyBytes, 1_048_576);
-  assert.equal(config.http.corsOrigins, "*");
+  assert.equal(config.http.corsOrigins, "loopback");
 });
 
 Deno.test("DATABASE_URL wins over SUPABASE_DB_URL; Supabase's own URL skips migrations by default", () => {

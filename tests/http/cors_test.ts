@@ -16,12 +16,12 @@ function preflight(origin: string, path = "/mcp-loop"): Request {
 
 const SUPABASE = { SUPABASE_URL: "https://abcd.supabase.co" };
 
-Deno.test("locally any origin may call, and the preflight allows the headers supabase-js sends", async () => {
+Deno.test("locally pages on this machine may call, and the preflight allows the headers supabase-js sends", async () => {
   const { app } = testApp();
   for (const path of ["/mcp-loop", "/functions/v1/mcp-loop", "/mcp-loop/mcp"]) {
-    const res = await app.fetch(preflight("https://app.example", path));
+    const res = await app.fetch(preflight("http://localhost:3000", path));
     assert.equal(res.status, 204, path);
-    assert.equal(res.headers.get("access-control-allow-origin"), "*");
+    assert.equal(res.headers.get("access-control-allow-origin"), "http://localhost:3000");
     const allowed = (res.headers.get("access-control-allow-headers") ?? "").split(",")
       .map((h) => h.trim());
     for (const header of ["authorization", "x-client-info", "apikey", "content-type"]) {
@@ -77,7 +77,30 @@ Deno.test("CORS headers are on real responses and errors too, and a CORS origin 
   assert.equal(mcp.headers.get("access-control-allow-origin"), "https://app.example");
 });
 
-Deno.test("the local Supabase stack (supabase functions serve) keeps any-origin CORS", () => {
-  assert.equal(loadConfig({ SUPABASE_URL: "http://kong:8000" }).http.corsOrigins, "*");
-  assert.equal(loadConfig({ SUPABASE_URL: "http://127.0.0.1:54321" }).http.corsOrigins, "*");
+Deno.test("the local Supabase stack (supabase functions serve) allows pages on this machine", () => {
+  assert.equal(loadConfig({ SUPABASE_URL: "http://kong:8000" }).http.corsOrigins, "loopback");
+  assert.equal(loadConfig({ SUPABASE_URL: "http://127.0.0.1:54321" }).http.corsOrigins, "loopback");
+});
+
+Deno.test("locally, a page elsewhere cannot read the conversation: no CORS grant, and the loop refuses its Origin and a foreign Host", async () => {
+  const { app } = testApp();
+  const evil = await app.fetch(preflight("https://evil.example"));
+  assert.equal(evil.headers.get("access-control-allow-origin"), null);
+  const fromEvil = await app.fetch(
+    post(validBody(), { headers: { origin: "https://evil.example" } }),
+  );
+  assert.equal(fromEvil.status, 403);
+  assert.match(
+    (await fromEvil.json()).error.message,
+    /Origin "https:\/\/evil.example" is not allowed/,
+  );
+  assert.equal(fromEvil.headers.get("access-control-allow-origin"), null);
+  const rebound = await app.fetch(post(validBody(), { headers: { host: "evil.example" } }));
+  assert.equal(rebound.status, 403);
+  assert.match((await rebound.json()).error.message, /Host "evil.example" is not allowed/);
+  const local = await app.fetch(
+    post(validBody(), { headers: { origin: "http://localhost:5173" } }),
+  );
+  assert.equal(local.status, 200);
+  assert.equal(local.headers.get("access-control-allow-origin"), "http://localhost:5173");
 });

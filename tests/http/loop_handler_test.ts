@@ -37,14 +37,14 @@ Deno.test("OPTIONS answers the CORS preflight", async () => {
     new Request("http://localhost/mcp-loop", {
       method: "OPTIONS",
       headers: {
-        origin: "https://app.example",
+        origin: "http://localhost:5173",
         "access-control-request-method": "POST",
         "access-control-request-headers": "authorization, content-type",
       },
     }),
   );
   assert.equal(res.status, 204);
-  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  assert.equal(res.headers.get("access-control-allow-origin"), "http://localhost:5173");
   assert.match(res.headers.get("access-control-allow-methods") ?? "", /POST/);
   assert.match(res.headers.get("access-control-allow-headers") ?? "", /authorization/);
 });

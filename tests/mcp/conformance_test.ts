@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { createAuthenticator } from "../../shared/auth/authenticator.ts";
+import { createHostOriginCheck } from "../../shared/http/host_origin.ts";
 import { createMcpHttpHandler } from "../../shared/mcp/mcp_http_handler.ts";
 import { SILENT_LOGGER } from "../../shared/ports.ts";
 import { addDiagnosticTools } from "../support/conformance_tools.ts";
@@ -47,8 +48,10 @@ Deno.test({
       ...app.mcp,
       extend: addDiagnosticTools,
       authenticate: createAuthenticator(),
-      allowedHosts: new Set(["localhost", "127.0.0.1"]),
-      allowedOrigins: new Set(),
+      hostOrigin: createHostOriginCheck({
+        allowedHosts: new Set(["localhost", "127.0.0.1"]),
+        origins: [],
+      }),
       maxBodyBytes: 1_048_576,
       logger: SILENT_LOGGER,
     });

@@ -126,13 +126,30 @@ Deno.test("a request with a foreign Host or Origin is refused (DNS rebinding)", 
     ),
   );
   assert.equal(foreignOrigin.status, 403);
-  const local = await app.fetch(
+  // The whole origin counts, not its host: another port on this machine is another origin.
+  const otherPort = await app.fetch(
+    new Request(
+      "http://localhost:8000/mcp-loop/mcp",
+      rpc(list, { origin: "http://localhost:9999" }),
+    ),
+  );
+  assert.equal(otherPort.status, 403);
+  assert.match((await otherPort.json()).error.message, /Origin "http:\/\/localhost:9999"/);
+  const sameOrigin = await app.fetch(
+    new Request(
+      "http://localhost:8000/mcp-loop/mcp",
+      rpc(list, { origin: "http://localhost:8000" }),
+    ),
+  );
+  assert.equal(sameOrigin.status, 200);
+  const inspector = await mcpApp({ MCP_LOOP_ALLOWED_ORIGINS: "http://localhost:6274" });
+  const listed = await inspector.fetch(
     new Request(
       "http://localhost:8000/mcp-loop/mcp",
       rpc(list, { origin: "http://localhost:6274" }),
     ),
   );
-  assert.equal(local.status, 200);
+  assert.equal(listed.status, 200);
   const configured = await mcpApp({ MCP_LOOP_ALLOWED_HOSTS: "mcp.example.com" });
   const allowed = await configured.fetch(
     new Request("https://mcp.example.com/mcp-loop/mcp", rpc(list)),
