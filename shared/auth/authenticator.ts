@@ -131,7 +131,10 @@ function callerFromClaims(
       }) has no user id in "sub"; send a Supabase Auth access token`,
     );
   }
-  return { userId: sub, claims, token, owner: `user:${sub}` };
+  // One user, one spelling: Postgres reads "sub" as a uuid (auth.uid() is lower case), so an
+  // upper-case sub must not make rows the database then refuses to let this user write.
+  const userId = sub.toLowerCase();
+  return { userId, claims: { ...claims, sub: userId }, token, owner: `user:${userId}` };
 }
 
 /** The project's anon or publishable key: valid, but nobody in particular. */

@@ -92,7 +92,8 @@ export function asStageError(
   message: (error: unknown) => string,
   code: ErrorCode,
 ): AppError {
-  if (isAppError(error)) return error;
+  // Our own errors pass through, except a bare database failure, which gets this stage's words.
+  if (isAppError(error) && error.code !== code) return error;
   if (signal.aborted && signal.reason instanceof TimeoutReason) {
     return new AppError(
       "DEADLINE_EXCEEDED",

@@ -57,7 +57,7 @@ export async function storeTurn(turn: TurnToStore, signal: AbortSignal): Promise
         { cause: error, details: { stored: "unknown" } },
       );
     }
-    if (isAppError(error)) throw error;
+    if (isAppError(error) && error.code !== "DB_UNAVAILABLE") throw error;
     throw new AppError(
       "DB_UNAVAILABLE",
       `Could not store the conversation turn: ${

@@ -147,3 +147,27 @@ Deno.test("with Supabase settings present, a request without a token gets 401 AU
     await app.close();
   }
 });
+
+Deno.test("an upper-case sub is the same user as its lower-case spelling: it reads and writes that user's rows", async () => {
+  const app = await securedApp();
+  const upper = `Bearer ${await hs256Token(userClaims(USER_A.toUpperCase()))}`;
+  const { a } = await tokens();
+  const sessionId = `upper-${crypto.randomUUID()}`;
+  try {
+    await say(app, a, "the lower-case spelling wrote this", sessionId);
+    // Writes under row level security: a turn and a refinement loop.
+    const data = await say(app, upper, "and the upper-case one this", sessionId);
+    assert.deepEqual(
+      data.context.recentMessages.map((m: { content: string }) => m.content).slice(0, 1),
+      ["the lower-case spelling wrote this"],
+    );
+    const created = await callTool(app, upper, "initialize_refinement_loop", { loop_type: "plan" });
+    assert.equal(created.isError, undefined, created.content[0]?.text);
+    const seen = await callTool(app, a, "get_loop_status", {
+      loop_id: created.structuredContent?.id,
+    });
+    assert.equal(seen.isError, undefined, seen.content[0]?.text);
+  } finally {
+    await app.close();
+  }
+});
