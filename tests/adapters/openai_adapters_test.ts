@@ -58,8 +58,8 @@ Deno.test("the chat model sends model, messages, temperature 0.3, max_tokens 100
       jsonSchema: { name: "plan", schema: { type: "object" } },
     });
     assert.equal(text, '{"plan": []}');
-    // The server's token counts come back for the run's usage.
-    assert.deepEqual(usage, { promptTokens: 1, completionTokens: 1 });
+    // The server's token counts (o200k_base, the schema included) come back for the run's usage.
+    assert.deepEqual(usage, { promptTokens: 37, completionTokens: 5 });
     assert.deepEqual(server.chatRequests[0].body, {
       model: "gpt-4o",
       messages: [{ role: "system", content: "s" }, { role: "user", content: "u" }],
