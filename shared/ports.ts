@@ -17,8 +17,15 @@ export interface Embedder {
   readonly model: string;
   /** Length of each vector (stored vectors are zero-padded to 1536). */
   readonly dimensions: number;
-  /** One vector per text, in order. */
-  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
+  /** One vector per text, in order; a remote model's tokens are counted in `usage`. */
+  embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
+}
+
+/** Options of one embedding call. */
+export interface EmbedOptions {
+  signal?: AbortSignal;
+  /** Where the embedding tokens are counted. */
+  usage?: UsageMeter;
 }
 
 /** One message sent to a chat model. */
@@ -30,9 +37,15 @@ export interface ChatModelMessage {
 /** A request to a chat model. */
 export interface ChatCompletionRequest {
   messages: ChatModelMessage[];
-  /** Ask for JSON matching this schema, where the server supports it. */
-  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /**
+   * Ask for JSON matching this schema, where the server supports it. `strict`
+   * asks the server to guarantee it (the schema must then follow OpenAI's
+   * strict-mode rules); a server that refuses gets it as a hint instead.
+   */
+  jsonSchema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
+  /** Not sent to models that take only the default (reasoning models). */
   temperature?: number;
+  /** Budget of the answer; a reasoning model gets its reasoning allowance on top. */
   maxTokens?: number;
   signal?: AbortSignal;
 }
@@ -41,6 +54,8 @@ export interface ChatCompletionRequest {
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens the server had cached (OpenAI's `prompt_tokens_details.cached_tokens`). */
+  cachedTokens?: number;
 }
 
 /** A chat model's answer. */
@@ -57,7 +72,10 @@ export interface ChatModel {
 
 /** Counts the model calls of one run (planner, scorer, summary) and their tokens. */
 export interface UsageMeter {
+  /** One chat model call, with the tokens the server reported. */
   add(tokens?: TokenUsage): void;
+  /** Tokens of an embedding call (not a chat model call). */
+  addEmbedding(tokens: number): void;
 }
 
 /** Who is calling: decides which rows a request may see and write. */
