@@ -22,47 +22,31 @@ export interface Embedder {
 }
 
 /** Options of one embedding call. */
-export interface EmbedOptions {
-  signal?: AbortSignal;
-  /** Where the embedding tokens are counted. */
-  usage?: UsageMeter;
-}
+export type EmbedOptions = { signal?: AbortSignal; usage?: UsageMeter };
 
 /** One message sent to a chat model. */
-export interface ChatModelMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
+export type ChatModelMessage = { role: "system" | "user" | "assistant"; content: string };
 
 /** A request to a chat model. */
 export interface ChatCompletionRequest {
   messages: ChatModelMessage[];
-  /**
-   * Ask for JSON matching this schema, where the server supports it. `strict`
-   * asks the server to guarantee it (the schema must then follow OpenAI's
-   * strict-mode rules); a server that refuses gets it as a hint instead.
-   */
+  /** JSON matching this schema, where the server supports it; `strict` asks it to guarantee it. */
   jsonSchema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
-  /** Not sent to models that take only the default (reasoning models). */
+  /** Not sent to reasoning models; their `maxTokens` gets a reasoning allowance on top. */
   temperature?: number;
-  /** Budget of the answer; a reasoning model gets its reasoning allowance on top. */
   maxTokens?: number;
   signal?: AbortSignal;
 }
 
-/** Tokens one model call used, when the server reports them. */
+/** Tokens one model call used (`cachedTokens`: of the prompt, from the server's cache). */
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
-  /** Prompt tokens the server had cached (OpenAI's `prompt_tokens_details.cached_tokens`). */
   cachedTokens?: number;
 }
 
 /** A chat model's answer. */
-export interface ChatCompletion {
-  text: string;
-  usage?: TokenUsage;
-}
+export type ChatCompletion = { text: string; usage?: TokenUsage };
 
 /** A chat model that answers with text. */
 export interface ChatModel {
@@ -72,9 +56,8 @@ export interface ChatModel {
 
 /** Counts the model calls of one run (planner, scorer, summary) and their tokens. */
 export interface UsageMeter {
-  /** One chat model call, with the tokens the server reported. */
   add(tokens?: TokenUsage): void;
-  /** Tokens of an embedding call (not a chat model call). */
+  /** Tokens of an embedding call (not counted as a model call). */
   addEmbedding(tokens: number): void;
 }
 

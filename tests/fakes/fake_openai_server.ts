@@ -1,9 +1,10 @@
 /**
  * A fake OpenAI API on loopback, for testing the OpenAI adapters through the
  * real SDK and network stack. It is at least as strict as the real API: it
- * refuses what OpenAI refuses (see `openai_api_rules.ts` and
- * `openai_strict_schema.ts` for the rules and their sources), with the real
- * status and error shape, before any scripted reply is used. It records every
+ * refuses what OpenAI refuses (the rules and their sources are in
+ * `openai_api_rules.ts`, `openai_embedding_rules.ts` and
+ * `openai_strict_schema.ts`), with the real status and error shape, before any
+ * scripted reply is used. It records every
  * request and answers chat completions from a queue of scripted replies;
  * embeddings are hashing vectors of the inputs unless a reply is queued.
  *
@@ -21,11 +22,10 @@ import {
   chatModelKind,
   chatRequestError,
   countTokens,
-  embeddingDimensions,
-  embeddingRequestError,
   firstTokens,
   promptTokens,
 } from "./openai_api_rules.ts";
+import { embeddingDimensions, embeddingRequestError } from "./openai_embedding_rules.ts";
 
 /** A scripted reply: assistant text, or a raw HTTP answer, or a hang. */
 export type FakeReply =

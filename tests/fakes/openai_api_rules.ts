@@ -1,7 +1,8 @@
 /**
- * The request rules of OpenAI's chat completions and embeddings endpoints, for
- * the fake server: what the real API refuses, with its status and error shape
- * `{error: {message, type, param, code}}`.
+ * The request rules of OpenAI's chat completions endpoint, for the fake
+ * server: what the real API refuses, with its status and error shape
+ * `{error: {message, type, param, code}}` (the embeddings endpoint's are in
+ * `openai_embedding_rules.ts`, strict schemas' in `openai_strict_schema.ts`).
  *
  * Sources:
  * - the OpenAPI spec, github.com/openai/openai-openapi `openapi.yaml` at commit
@@ -9,10 +10,7 @@
  *   `CreateChatCompletionRequest` (with `CreateModelResponseProperties` and
  *   `ModelResponseProperties`: the parameter list; `max_tokens` "deprecated
  *   ... not compatible with o-series models"; `temperature` 0–2, `top_p` 0–1;
- *   `ReasoningEffort`), `CreateEmbeddingRequest` (`additionalProperties:
- *   false`; "8192 tokens for all embedding models", at most 2048 inputs,
- *   "a maximum of 300,000 tokens summed across all inputs", `dimensions` "only
- *   supported in text-embedding-3 and later models"), `Error` and
+ *   `ReasoningEffort`), `ResponseFormatJsonSchema` (the name's pattern), `Error` and
  *   `CompletionUsage` (`prompt_tokens_details.cached_tokens`,
  *   `completion_tokens_details.reasoning_tokens`);
  * - OpenAI's reasoning guide (https://platform.openai.com/docs/guides/reasoning)
@@ -38,71 +36,17 @@ export interface ApiError {
 }
 
 /** Every parameter of `CreateChatCompletionRequest` in the spec. */
-export const CHAT_PARAMETERS = new Set([
-  "metadata",
-  "top_logprobs",
-  "temperature",
-  "top_p",
-  "user",
-  "safety_identifier",
-  "prompt_cache_key",
-  "prompt_cache_retention",
-  "prompt_cache_options",
-  "messages",
-  "model",
-  "service_tier",
-  "modalities",
-  "verbosity",
-  "reasoning_effort",
-  "max_completion_tokens",
-  "frequency_penalty",
-  "presence_penalty",
-  "web_search_options",
-  "response_format",
-  "audio",
-  "store",
-  "moderation",
-  "stream",
-  "stop",
-  "logit_bias",
-  "logprobs",
-  "max_tokens",
-  "n",
-  "prediction",
-  "seed",
-  "stream_options",
-  "tools",
-  "tool_choice",
-  "parallel_tool_calls",
-  "function_call",
-  "functions",
-]);
-
-/** Every parameter of `CreateEmbeddingRequest` (which has `additionalProperties: false`). */
-export const EMBEDDING_PARAMETERS = new Set([
-  "input",
-  "model",
-  "encoding_format",
-  "dimensions",
-  "user",
-]);
+export const CHAT_PARAMETERS = new Set(
+  ("metadata top_logprobs temperature top_p user safety_identifier " +
+    "prompt_cache_key prompt_cache_retention prompt_cache_options messages model " +
+    "service_tier modalities verbosity reasoning_effort max_completion_tokens " +
+    "frequency_penalty presence_penalty web_search_options response_format audio " +
+    "store moderation stream stop logit_bias logprobs max_tokens n prediction seed " +
+    "stream_options tools tool_choice parallel_tool_calls function_call functions").split(" "),
+);
 
 /** The `ReasoningEffort` values of the spec. */
 const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
-
-/** Per-input token limit of every embedding model. */
-export const EMBEDDING_MAX_TOKENS = 8_192;
-/** Most inputs in one embeddings request. */
-export const EMBEDDING_MAX_INPUTS = 2_048;
-/** Most tokens summed over one embeddings request's inputs. */
-export const EMBEDDING_MAX_REQUEST_TOKENS = 300_000;
-
-/** Native dimensions of OpenAI's embedding models. */
-const EMBEDDING_MODELS: Record<string, { dimensions: number; shortens: boolean }> = {
-  "text-embedding-3-small": { dimensions: 1536, shortens: true },
-  "text-embedding-3-large": { dimensions: 3072, shortens: true },
-  "text-embedding-ada-002": { dimensions: 1536, shortens: false },
-};
 
 /** How the API treats a chat model. */
 export interface ChatModelKind {
@@ -311,94 +255,7 @@ export function firstTokens(
   return tokenizer.decode(tokenizer.encode(text).slice(0, count));
 }
 
-/** Why the API would refuse this embeddings request, or undefined; and each input's tokens. */
-export function embeddingRequestError(
-  body: Record<string, unknown>,
-): ApiError | { inputs: string[]; tokens: number[] } {
-  const unknown = Object.keys(body).find((key) => !EMBEDDING_PARAMETERS.has(key));
-  if (unknown) return invalid(`Unrecognized request argument supplied: ${unknown}`, null, null);
-  if (typeof body.model !== "string") {
-    return invalid("you must provide a model parameter", null, null);
-  }
-  const model = EMBEDDING_MODELS[body.model];
-  if (!model) return modelNotFound(body.model);
-  const inputs = typeof body.input === "string" ? [body.input] : body.input;
-  if (
-    !Array.isArray(inputs) || inputs.length === 0 ||
-    inputs.some((input) => typeof input !== "string" || input === "")
-  ) {
-    return invalid(
-      "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
-      "input",
-      null,
-    );
-  }
-  if (inputs.length > EMBEDDING_MAX_INPUTS) {
-    return invalid(
-      `Invalid 'input': array too long. Expected an array with maximum length ${EMBEDDING_MAX_INPUTS}, but got an array with length ${inputs.length} instead.`,
-      "input",
-      "array_above_max_length",
-    );
-  }
-  if (
-    body.encoding_format !== undefined &&
-    !["float", "base64"].includes(body.encoding_format as string)
-  ) {
-    return invalid(
-      `Invalid value: '${
-        String(body.encoding_format)
-      }'. Supported values are: 'float' and 'base64'.`,
-      "encoding_format",
-      "invalid_value",
-    );
-  }
-  if (body.dimensions !== undefined) {
-    if (!model.shortens) {
-      return invalid("This model does not support specifying dimensions.", null, null);
-    }
-    const d = body.dimensions;
-    if (!Number.isInteger(d) || (d as number) < 1 || (d as number) > model.dimensions) {
-      return invalid(
-        `Invalid 'dimensions': expected an integer from 1 to ${model.dimensions}, got ${
-          JSON.stringify(d)
-        }.`,
-        "dimensions",
-        "invalid_value",
-      );
-    }
-  }
-  // Every embedding model counts with cl100k_base.
-  const tokens = (inputs as string[]).map((input) => cl100k.countTokens(input));
-  if (tokens.some((count) => count > EMBEDDING_MAX_TOKENS)) {
-    return invalid(
-      `Invalid 'input': maximum context length is ${EMBEDDING_MAX_TOKENS} tokens.`,
-      null,
-      null,
-    );
-  }
-  const total = tokens.reduce((sum, count) => sum + count, 0);
-  if (total > EMBEDDING_MAX_REQUEST_TOKENS) {
-    return {
-      status: 400,
-      error: {
-        message:
-          `Requested ${total} tokens, max ${EMBEDDING_MAX_REQUEST_TOKENS} tokens per request`,
-        type: "max_tokens_per_request",
-        param: null,
-        code: "max_tokens_per_request",
-      },
-    };
-  }
-  return { inputs: inputs as string[], tokens };
-}
-
-/** The dimensions an embeddings request gets. */
-export function embeddingDimensions(body: Record<string, unknown>): number {
-  return (body.dimensions as number | undefined) ??
-    EMBEDDING_MODELS[body.model as string].dimensions;
-}
-
-function invalid(message: string, param: string | null, code: string | null): ApiError {
+export function invalid(message: string, param: string | null, code: string | null): ApiError {
   return { status: 400, error: { message, type: "invalid_request_error", param, code } };
 }
 
@@ -410,7 +267,7 @@ function unsupportedParameter(name: string): ApiError {
   );
 }
 
-function modelNotFound(model: string): ApiError {
+export function modelNotFound(model: string): ApiError {
   return {
     status: 404,
     error: {
