@@ -22,7 +22,7 @@
  * past strict mode's size limits gives no strict schema: the planner then
  * sends the loose one.
  */
-import type { ToolMetadata } from "../contracts.ts";
+import type { PlannerTool } from "../ports.ts";
 
 type Schema = Record<string, unknown>;
 
@@ -44,17 +44,9 @@ const STEP_REF: Schema = {
 };
 const REF = { $ref: "#/$defs/step_ref" };
 
-const STRING_FORMATS = new Set([
-  "date-time",
-  "time",
-  "date",
-  "duration",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-]);
+const STRING_FORMATS = new Set(
+  "date-time time date duration email hostname ipv4 ipv6 uuid".split(" "),
+);
 const NUMBER_KEYWORDS = [
   "minimum",
   "maximum",
@@ -63,25 +55,20 @@ const NUMBER_KEYWORDS = [
   "multipleOf",
 ];
 /** Keywords that change what a schema accepts in ways strict mode cannot express. */
-const SHAPE_KEYWORDS = [
-  "$ref",
-  "$defs",
-  "definitions",
-  "patternProperties",
-  "prefixItems",
-  "additionalItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-];
+const SHAPE_KEYWORDS = ("$ref $defs definitions patternProperties prefixItems additionalItems " +
+  "unevaluatedProperties unevaluatedItems").split(" ");
 const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
 
 /** The strict plan schema for `tools`, or undefined when it cannot be made or is too large. */
 export function strictPlanSchema(
-  tools: readonly ToolMetadata[],
+  tools: readonly PlannerTool[],
 ): Record<string, unknown> | undefined {
   const steps: Schema[] = [];
   for (const tool of tools) {
-    const args = strictNode(argsRoot(tool.argsSchema));
+    // A remote server's descriptions are its text: the prompt shows them marked as untrusted
+    // data, so they stay out of the schema, which the model reads unmarked.
+    const root = argsRoot(tool.argsSchema);
+    const args = strictNode(tool.remote ? withoutDescriptions(root) : root);
     if (args?.type !== "object") return undefined;
     steps.push({
       type: "object",
@@ -112,6 +99,22 @@ function argsRoot(schema: Record<string, unknown> | undefined): Schema {
   const declaresNothing = schema.type === "object" && !("properties" in schema) &&
     !("additionalProperties" in schema) && !("patternProperties" in schema);
   return declaresNothing ? { ...schema, properties: {} } : schema;
+}
+
+/** `schema` without its `description`s (property names called "description" stay). */
+function withoutDescriptions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDescriptions);
+  if (!isObject(schema)) return schema;
+  return Object.fromEntries(
+    Object.entries(schema).filter(([key]) => key !== "description").map(([key, value]) => [
+      key,
+      key === "properties" && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutDescriptions(v)]))
+        : key === "enum" || key === "const"
+        ? value
+        : withoutDescriptions(value),
+    ]),
+  );
 }
 
 /**
