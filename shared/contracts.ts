@@ -168,6 +168,10 @@ export const Usage = z.object({
   modelCalls: z.int(),
   promptTokens: z.int(),
   completionTokens: z.int(),
+  /** Prompt tokens the provider served from its cache; present once a call reported them. */
+  cachedTokens: z.int().optional(),
+  /** Tokens of the embedding calls; present once an embedding model reported them. */
+  embeddingTokens: z.int().optional(),
 });
 /** Model use of one run. */
 export type Usage = z.infer<typeof Usage>;

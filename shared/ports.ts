@@ -17,37 +17,36 @@ export interface Embedder {
   readonly model: string;
   /** Length of each vector (stored vectors are zero-padded to 1536). */
   readonly dimensions: number;
-  /** One vector per text, in order. */
-  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
+  /** One vector per text, in order; a remote model's tokens are counted in `usage`. */
+  embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
 }
 
+/** Options of one embedding call. */
+export type EmbedOptions = { signal?: AbortSignal; usage?: UsageMeter };
+
 /** One message sent to a chat model. */
-export interface ChatModelMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
+export type ChatModelMessage = { role: "system" | "user" | "assistant"; content: string };
 
 /** A request to a chat model. */
 export interface ChatCompletionRequest {
   messages: ChatModelMessage[];
-  /** Ask for JSON matching this schema, where the server supports it. */
-  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** JSON matching this schema, where the server supports it; `strict` asks it to guarantee it. */
+  jsonSchema?: { name: string; schema: Record<string, unknown>; strict?: boolean };
+  /** Not sent to reasoning models; their `maxTokens` gets a reasoning allowance on top. */
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;
 }
 
-/** Tokens one model call used, when the server reports them. */
+/** Tokens one model call used (`cachedTokens`: of the prompt, from the server's cache). */
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
+  cachedTokens?: number;
 }
 
 /** A chat model's answer. */
-export interface ChatCompletion {
-  text: string;
-  usage?: TokenUsage;
-}
+export type ChatCompletion = { text: string; usage?: TokenUsage };
 
 /** A chat model that answers with text. */
 export interface ChatModel {
@@ -58,6 +57,8 @@ export interface ChatModel {
 /** Counts the model calls of one run (planner, scorer, summary) and their tokens. */
 export interface UsageMeter {
   add(tokens?: TokenUsage): void;
+  /** Tokens of an embedding call (not counted as a model call). */
+  addEmbedding(tokens: number): void;
 }
 
 /** Who is calling: decides which rows a request may see and write. */

@@ -1,9 +1,10 @@
 /**
  * Chooses the embedder, chat model and planner from the configuration. The
  * OpenAI SDK is imported on first use, so paths that need no model (health,
- * MCP) and offline set-ups never load it.
+ * MCP) and offline set-ups never load it. Chat and embeddings may use two
+ * servers (a chat-only provider such as Groq, embeddings from OpenAI).
  */
-import type { ModelConfig } from "../config/model_config.ts";
+import type { ModelConfig, OpenAiConnection } from "../config/model_config.ts";
 import { HashingEmbedder } from "../adapters/hashing/hashing_embedder.ts";
 import { GteSmallEmbedder } from "../adapters/supabase/gte_small_embedder.ts";
 import { ChatPlanner } from "../planner/chat_planner.ts";
@@ -18,6 +19,8 @@ export interface Models {
   planner: Planner;
 }
 
+type LazyClient = () => Promise<import("openai").default>;
+
 /** Builds the configured models. */
 export function createModels(config: ModelConfig): Models {
   const client = config.openai ? lazyOpenAi(config.openai) : undefined;
@@ -27,22 +30,28 @@ export function createModels(config: ModelConfig): Models {
       model: config.chat.model,
       complete: async (request) => {
         const { OpenAiChatModel } = await import("../adapters/openai/openai_chat_model.ts");
-        chat ??= new OpenAiChatModel(await client(), config.chat);
+        chat ??= new OpenAiChatModel(await client(), {
+          ...config.chat,
+          reasoningEffort: config.reasoning.effort,
+          reasoningTokens: config.reasoning.tokens,
+        });
         return chat.complete(request);
       },
     }
     : undefined;
-  const embedder = createEmbedder(config, client);
+  const embeddingClient = config.embeddings === undefined
+    ? undefined
+    : sameConnection(config.embeddings, config.openai)
+    ? client
+    : lazyOpenAi(config.embeddings);
+  const embedder = createEmbedder(config, embeddingClient);
   const planner = config.planner === "chat" && chatModel
     ? new ChatPlanner(chatModel, { contextTokens: config.promptContextTokens })
     : new HeuristicPlanner();
   return { embedder, chatModel, planner };
 }
 
-function createEmbedder(
-  config: ModelConfig,
-  client?: () => Promise<import("openai").default>,
-): Embedder {
+function createEmbedder(config: ModelConfig, client?: LazyClient): Embedder {
   if (config.embedder === "gte-small") return new GteSmallEmbedder();
   if (config.embedder !== "openai" || !client) return new HashingEmbedder();
   let embedder: Embedder | undefined;
@@ -54,15 +63,18 @@ function createEmbedder(
       embedder ??= new OpenAiEmbedder(await client(), {
         model: config.embeddingModel,
         dimensions: config.embeddingDimensions,
+        maxInputTokens: config.embeddingMaxTokens,
       });
       return embedder.embed(texts, options);
     },
   };
 }
 
-function lazyOpenAi(
-  options: NonNullable<ModelConfig["openai"]>,
-): () => Promise<import("openai").default> {
+function sameConnection(a: OpenAiConnection, b: OpenAiConnection | undefined): boolean {
+  return b !== undefined && a.baseUrl === b.baseUrl && a.apiKey === b.apiKey;
+}
+
+function lazyOpenAi(options: OpenAiConnection): LazyClient {
   let client: Promise<import("openai").default> | undefined;
   return () =>
     client ??= import("../adapters/openai/openai_client.ts").then(({ createOpenAiClient }) =>

@@ -92,6 +92,10 @@ export interface Usage {
   modelCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens the provider served from its cache; present once a call reported them. */
+  cachedTokens?: number;
+  /** Tokens of the embedding calls; present once an embedding model reported them. */
+  embeddingTokens?: number;
 }
 
 /** A refinement loop as the refinement tools return it. */

@@ -94,6 +94,7 @@ export function configSecrets(config: Config): string[] {
   const { store, auth, models, mcp } = config;
   return [
     models.openai?.apiKey,
+    models.embeddings?.apiKey,
     auth.jwtSecret,
     ...auth.apiKeys.values(),
     ...auth.projectSecretKeys,

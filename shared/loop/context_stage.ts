@@ -4,7 +4,13 @@
  */
 import type { ChatMessage, MCPRequest } from "../contracts.ts";
 import { AppError, describeError, type ErrorCode, isAppError } from "../errors.ts";
-import type { Caller, ConversationContext, ConversationStore, Embedder } from "../ports.ts";
+import type {
+  Caller,
+  ConversationContext,
+  ConversationStore,
+  Embedder,
+  UsageMeter,
+} from "../ports.ts";
 import { raceAbort, TimeoutReason } from "./abort.ts";
 
 /** What the context stage produces. */
@@ -17,17 +23,19 @@ export interface LoadedContext extends ConversationContext {
 
 /** Runs the context stage. */
 export async function loadLoopContext(
-  { request, caller, embedder, store, signal }: {
+  { request, caller, embedder, store, signal, usage }: {
     request: MCPRequest;
     caller: Caller;
     embedder: Embedder;
     store: ConversationStore;
     signal: AbortSignal;
+    /** Where the embedding's tokens are counted. */
+    usage?: UsageMeter;
   },
 ): Promise<LoadedContext> {
   const latest = assertLatestHasContent(request);
   const embedding = await guard(
-    embedder.embed([latest.content], { signal }).then(([vector]) => vector),
+    embedder.embed([latest.content], { signal, usage }).then(([vector]) => vector),
     signal,
     (error) =>
       `Could not embed the latest message with "${embedder.model}": ${describeError(error)}`,

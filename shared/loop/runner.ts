@@ -138,16 +138,16 @@ export class McpLoopRunner {
       : withLogFields(this.#logger, { requestId: options.requestId, caller: caller.owner });
     const emit = safeListener(options.onEvent, logger);
     const timings = options.stageTimings;
+    const usage = new UsageTotals();
     const loaded = await timeStage(
       timings,
       "context",
-      () => loadLoopContext({ request, caller, embedder, store, signal }),
+      () => loadLoopContext({ request, caller, embedder, store, signal, usage }),
     );
     const { context } = loaded;
     emit(contextEvent(loaded, embedder.model));
     const loop = await openRefinementLoop({ deps: this.#deps.refinement, caller, request });
 
-    const usage = new UsageTotals();
     const roundTimings = options.roundTimings ?? [];
     const outcome = await runRounds({
       plan: {

@@ -1,12 +1,15 @@
 /**
  * The planner on a chat model: the specification's prompt (see
  * `plan_prompt.ts`), a JSON-schema response format where the server supports
- * it, tolerant parsing, and one repair round with the exact problems.
+ * it (strict, one choice per tool with its own args schema, where the tools
+ * fit strict mode: see `strict_plan_schema.ts`), tolerant parsing, and one
+ * repair round with the exact problems.
  */
 import type { ChatModel, PlanFeedback, PlanInput, Planner } from "../ports.ts";
 import type { PlannedAction } from "../contracts.ts";
 import { parsePlanText } from "./plan_parser.ts";
 import { buildPlanMessages, buildRepairMessages, planResponseSchema } from "./plan_prompt.ts";
+import { strictPlanSchema, withoutOptionalNulls } from "./strict_plan_schema.ts";
 
 /** Tunables of the chat planner. */
 export interface ChatPlannerOptions {
@@ -41,13 +44,29 @@ export class ChatPlanner implements Planner {
     input: PlanInput,
     messages: ReturnType<typeof buildPlanMessages>,
   ): Promise<PlannedAction[]> {
+    const strict = strictPlanSchema(input.tools);
     const { text, usage } = await this.#model.complete({
       messages,
-      jsonSchema: { name: "plan", schema: planResponseSchema(input.tools) },
+      jsonSchema: strict
+        ? { name: "plan", schema: strict, strict: true }
+        : { name: "plan", schema: planResponseSchema(input.tools) },
       signal: input.signal,
     });
     input.usage?.add(usage);
     // Unchecked on purpose: the loop checks the shape and every step, then asks for a repair.
-    return parsePlanText(text) as PlannedAction[];
+    const plan = parsePlanText(text);
+    return (strict ? withoutNulls(plan, input.tools) : plan) as PlannedAction[];
   }
+}
+
+/** The plan with the nulls the strict schema asked for in place of omitted optional args removed. */
+function withoutNulls(plan: unknown, tools: PlanInput["tools"]): unknown {
+  if (!Array.isArray(plan)) return plan;
+  return plan.map((step) => {
+    const tool = tools.find((t) => t.name === (step as { tool?: unknown })?.tool);
+    const args = (step as { args?: unknown })?.args;
+    return tool && typeof args === "object" && args !== null
+      ? { ...step, args: withoutOptionalNulls(args, tool.argsSchema) }
+      : step;
+  });
 }

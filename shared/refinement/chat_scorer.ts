@@ -49,7 +49,8 @@ export class ChatScorer implements Scorer {
           { role: "system", content: SYSTEM },
           { role: "user", content: reviewPrompt(input) },
         ],
-        jsonSchema: { name: "score", schema: SCORE_SCHEMA },
+        // Strict-mode compatible, so a provider that enforces it answers exactly this shape.
+        jsonSchema: { name: "score", schema: SCORE_SCHEMA, strict: true },
         temperature: 0,
         maxTokens: 400,
         signal: input.signal,

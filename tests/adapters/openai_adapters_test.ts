@@ -49,7 +49,7 @@ Deno.test("the embedder can ask for fewer dimensions and refuses vectors it cann
     await assert.rejects(new OpenAiEmbedder(client).embed(["x"]), /3072 dimensions; at most 1536/);
   }));
 
-Deno.test("the chat model sends model, messages, temperature 0.3, max_tokens 1000 and a JSON schema format", () =>
+Deno.test("to another OpenAI-compatible server the chat model sends model, messages, temperature 0.3, max_tokens 1000 and a JSON schema format", () =>
   withServer(async (server) => {
     server.chatReplies.push('{"plan": []}');
     const model = new OpenAiChatModel(createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl }));
@@ -58,8 +58,8 @@ Deno.test("the chat model sends model, messages, temperature 0.3, max_tokens 100
       jsonSchema: { name: "plan", schema: { type: "object" } },
     });
     assert.equal(text, '{"plan": []}');
-    // The server's token counts come back for the run's usage.
-    assert.deepEqual(usage, { promptTokens: 1, completionTokens: 1 });
+    // The server's token counts (o200k_base, the schema included) come back for the run's usage.
+    assert.deepEqual(usage, { promptTokens: 37, completionTokens: 5, cachedTokens: 0 });
     assert.deepEqual(server.chatRequests[0].body, {
       model: "gpt-4o",
       messages: [{ role: "system", content: "s" }, { role: "user", content: "u" }],
@@ -162,4 +162,122 @@ Deno.test("an aborted signal stops a hanging call at once (the request deadline)
       (e) => (e as Error).name === "APIUserAbortError" || /abort/i.test(String(e)),
     );
     assert.equal(server.chatRequests.length, 1, "no retry after an abort");
+  }));
+
+/** A 400 as OpenAI words it. */
+function refusal(message: string, param: string | null, code: string | null) {
+  return { status: 400, body: { error: { message, type: "invalid_request_error", param, code } } };
+}
+
+const ask = {
+  messages: [{ role: "user" as const, content: "Answer in JSON" }],
+  jsonSchema: { name: "p", schema: { type: "object" } },
+};
+
+Deno.test("OpenAI's own API gets max_completion_tokens", () =>
+  withServer(async (server) => {
+    const client = createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl });
+    await new OpenAiChatModel(client, { server: "openai" }).complete(ask);
+    const body = server.chatRequests[0].body;
+    assert.equal(body.max_completion_tokens, 1000);
+    assert.equal(body.max_tokens, undefined);
+    assert.equal(body.temperature, 0.3);
+  }));
+
+Deno.test("a server that refuses max_tokens by its param gets max_completion_tokens, for later calls too", () =>
+  withServer(async (server) => {
+    server.chatReplies.push(
+      refusal(
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        "max_tokens",
+        "unsupported_parameter",
+      ),
+      "first",
+      "second",
+    );
+    const model = new OpenAiChatModel(createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl }));
+    assert.equal((await model.complete(ask)).text, "first");
+    assert.equal((await model.complete(ask)).text, "second");
+    assert.deepEqual(
+      server.chatRequests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens]),
+      [[1000, undefined], [undefined, 1000], [undefined, 1000]],
+    );
+    assert.equal(model.responseFormat, "json_schema", "not taken for a refused format");
+  }));
+
+Deno.test("a server that leaves param empty but names an unrecognized argument gets the other token parameter", () =>
+  withServer(async (server) => {
+    server.chatReplies.push(
+      refusal("Unrecognized request argument supplied: max_completion_tokens", null, null),
+      "ok",
+    );
+    const client = createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl });
+    const model = new OpenAiChatModel(client, { server: "openai" });
+    assert.equal((await model.complete(ask)).text, "ok");
+    assert.equal(server.chatRequests[1].body.max_tokens, 1000);
+  }));
+
+Deno.test("a temperature the server refuses is dropped once and not sent again; the format stays", () =>
+  withServer(async (server) => {
+    server.chatReplies.push(
+      refusal(
+        "Unsupported value: 'temperature' does not support 0.3 with this model. Only the default (1) value is supported.",
+        "temperature",
+        "unsupported_value",
+      ),
+      "a",
+      "b",
+    );
+    const model = new OpenAiChatModel(createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl }));
+    await model.complete(ask);
+    await model.complete({ ...ask, temperature: 0 });
+    assert.deepEqual(server.chatRequests.map((r) => r.body.temperature), [
+      0.3,
+      undefined,
+      undefined,
+    ]);
+    assert.ok(server.chatRequests.every((r) => r.body.response_format !== undefined));
+  }));
+
+Deno.test("a 400 about another parameter is not taken for a refused response format", () =>
+  withServer(async (server) => {
+    server.chatReplies.push(
+      refusal(
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+        "messages",
+        null,
+      ),
+    );
+    const model = new OpenAiChatModel(
+      createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl, maxRetries: 0 }),
+    );
+    await assert.rejects(model.complete(ask), /answered 400/);
+    assert.equal(server.chatRequests.length, 1);
+    assert.equal(model.responseFormat, "json_schema");
+  }));
+
+Deno.test("a strict schema the server refuses is sent again as a hint, and strict is asked again next time", () =>
+  withServer(async (server) => {
+    server.chatReplies.push(
+      refusal(
+        "Invalid schema for response_format 'p': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+        "response_format",
+        null,
+      ),
+      "a",
+      "b",
+    );
+    const model = new OpenAiChatModel(createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl }));
+    const schema = { type: "object", properties: {}, required: [], additionalProperties: false };
+    const strict = { ...ask, jsonSchema: { name: "p", schema, strict: true } };
+    assert.equal((await model.complete(strict)).text, "a");
+    await model.complete(strict);
+    assert.deepEqual(
+      server.chatRequests.map((r) =>
+        (r.body.response_format as { json_schema: { strict: boolean } })
+          .json_schema.strict
+      ),
+      [true, false, true],
+    );
+    assert.equal(model.responseFormat, "json_schema");
   }));

@@ -1,10 +1,31 @@
 /**
- * A fake OpenAI-compatible HTTP server on loopback, for testing the OpenAI
- * adapters through the real SDK and network stack. It records every request
- * and answers chat completions from a queue of scripted replies; embeddings
- * are hashing vectors of the inputs unless a reply is queued.
+ * A fake OpenAI API on loopback, for testing the OpenAI adapters through the
+ * real SDK and network stack. It is at least as strict as the real API: it
+ * refuses what OpenAI refuses (the rules and their sources are in
+ * `openai_api_rules.ts`, `openai_embedding_rules.ts` and
+ * `openai_strict_schema.ts`), with the real status and error shape, before any
+ * scripted reply is used. It records every
+ * request and answers chat completions from a queue of scripted replies;
+ * embeddings are hashing vectors of the inputs unless a reply is queued.
+ *
+ * Usage is counted as the API counts it: prompt and completion tokens with the
+ * model's tokenizer; reasoning models spend reasoning tokens by
+ * `reasoning_effort` (counted against `max_completion_tokens`: a budget too
+ * small leaves the answer empty with `finish_reason: "length"`, as the real
+ * API does); `prompt_tokens_details.cached_tokens` is the longest prefix this
+ * prompt shares with an earlier one of the same model, from 1,024 tokens in
+ * steps of 128, as OpenAI's prompt caching reports it.
  */
 import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import {
+  type ApiError,
+  chatModelKind,
+  chatRequestError,
+  countTokens,
+  firstTokens,
+  promptTokens,
+} from "./openai_api_rules.ts";
+import { embeddingDimensions, embeddingRequestError } from "./openai_embedding_rules.ts";
 
 /** A scripted reply: assistant text, or a raw HTTP answer, or a hang. */
 export type FakeReply =
@@ -19,17 +40,40 @@ export interface FakeRequest {
   body: Record<string, unknown>;
 }
 
+/** How a fake differs from OpenAI's API. */
+export interface FakeOptions {
+  /** Serve `/embeddings` (default true); false answers 404, like Groq's or Anthropic's API. */
+  embeddings?: boolean;
+}
+
+/** Reasoning tokens spent per `reasoning_effort` (the API's default is `medium`). */
+export const REASONING_TOKENS: Record<string, number> = {
+  none: 0,
+  minimal: 16,
+  low: 128,
+  medium: 512,
+  high: 2_048,
+  xhigh: 4_096,
+  max: 8_192,
+};
+
 /** The running fake. */
 export class FakeOpenAiServer {
   readonly requests: FakeRequest[] = [];
   readonly chatReplies: FakeReply[] = [];
   readonly embeddingReplies: FakeReply[] = [];
+  /** Every error the fake answered (the API's rules, not scripted replies), in order. */
+  readonly refusals: ApiError[] = [];
   /** Requests that hung and were released by the client going away or by `close`. */
   released = 0;
   readonly #server: Deno.HttpServer;
   readonly #closing = new AbortController();
+  readonly #embeddings: boolean;
+  /** Earlier prompts per model, for cached tokens. */
+  readonly #prompts = new Map<string, number[][]>();
 
-  private constructor() {
+  private constructor({ embeddings = true }: FakeOptions) {
+    this.#embeddings = embeddings;
     this.#server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       (req) => this.#handle(req),
@@ -37,8 +81,8 @@ export class FakeOpenAiServer {
   }
 
   /** Starts a fake on a free loopback port. */
-  static start(): FakeOpenAiServer {
-    return new FakeOpenAiServer();
+  static start(options: FakeOptions = {}): FakeOpenAiServer {
+    return new FakeOpenAiServer(options);
   }
 
   /** The base URL to give the SDK (`OPENAI_BASE_URL`). */
@@ -66,18 +110,38 @@ export class FakeOpenAiServer {
     const body = await req.json().catch(() => ({}));
     this.requests.push({ path, headers: Object.fromEntries(req.headers), body });
     if (path.endsWith("/chat/completions")) {
-      return await this.#reply(req, this.chatReplies.shift(), body);
+      const refused = chatRequestError(body);
+      if (refused) return this.#refuse(refused);
+      return await this.#reply(req, this.chatReplies.shift(), this.#chat(body));
     }
-    if (path.endsWith("/embeddings")) {
-      return await this.#reply(req, this.embeddingReplies.shift(), body);
+    if (path.endsWith("/embeddings") && this.#embeddings) {
+      const checked = embeddingRequestError(body);
+      if ("error" in checked) return this.#refuse(checked);
+      return await this.#reply(req, this.embeddingReplies.shift(), (text) => {
+        if (text !== undefined) throw new Error("embedding replies are raw HTTP answers or hangs");
+        return embeddingResponse(body, checked);
+      });
     }
-    return Response.json({ error: { message: `no route ${path}` } }, { status: 404 });
+    return this.#refuse({
+      status: 404,
+      error: {
+        message: `Unknown request URL: POST ${path}. Please check the URL for typos.`,
+        type: "invalid_request_error",
+        param: null,
+        code: "unknown_url",
+      },
+    });
+  }
+
+  #refuse(refusal: ApiError): Response {
+    this.refusals.push(refusal);
+    return Response.json({ error: refusal.error }, { status: refusal.status });
   }
 
   async #reply(
     req: Request,
     reply: FakeReply | undefined,
-    body: Record<string, unknown>,
+    answer: (text?: string) => unknown,
   ): Promise<Response> {
     if (reply !== undefined && typeof reply === "object" && "hang" in reply) {
       await new Promise<void>((resolve) => {
@@ -93,34 +157,80 @@ export class FakeOpenAiServer {
         headers: { "retry-after-ms": "5", ...reply.headers },
       });
     }
-    if (new URL(req.url).pathname.endsWith("/embeddings")) {
-      return Response.json(embeddingResponse(body));
+    return Response.json(answer(reply));
+  }
+
+  /** A chat completion answering `body` with the next scripted text (default `[]`). */
+  #chat(body: Record<string, unknown>): (text?: string) => unknown {
+    return (text = "[]") => {
+      const model = body.model as string;
+      const kind = chatModelKind(model)!;
+      const prompt = promptTokens(kind.encoding, body);
+      const cached = this.#cachedTokens(model, prompt);
+      const budget = (body.max_completion_tokens ?? body.max_tokens ?? Infinity) as number;
+      const reasoning = kind.efforts
+        ? Math.min(budget, REASONING_TOKENS[(body.reasoning_effort as string) ?? "medium"])
+        : 0;
+      const wanted = countTokens(kind.encoding, text);
+      const room = budget - reasoning;
+      const content = wanted <= room ? text : firstTokens(kind.encoding, text, room);
+      const completion = Math.min(wanted, room);
+      return {
+        id: `chatcmpl-fake-${this.requests.length}`,
+        object: "chat.completion",
+        created: 0,
+        model,
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content, refusal: null },
+          finish_reason: wanted <= room ? "stop" : "length",
+        }],
+        usage: {
+          prompt_tokens: prompt.length,
+          completion_tokens: reasoning + completion,
+          total_tokens: prompt.length + reasoning + completion,
+          prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+          completion_tokens_details: {
+            reasoning_tokens: reasoning,
+            audio_tokens: 0,
+            accepted_prediction_tokens: 0,
+            rejected_prediction_tokens: 0,
+          },
+        },
+      };
+    };
+  }
+
+  /** The longest prefix shared with an earlier prompt, from 1,024 tokens in steps of 128. */
+  #cachedTokens(model: string, prompt: number[]): number {
+    const earlier = this.#prompts.get(model) ?? [];
+    let longest = 0;
+    for (const previous of earlier) {
+      let n = 0;
+      const max = Math.min(previous.length, prompt.length);
+      while (n < max && previous[n] === prompt[n]) n++;
+      longest = Math.max(longest, n);
     }
-    return Response.json(chatResponse(body, reply ?? "[]"));
+    earlier.push(prompt);
+    this.#prompts.set(model, earlier);
+    return longest < 1_024 ? 0 : 1_024 + Math.floor((longest - 1_024) / 128) * 128;
   }
 }
 
-function chatResponse(body: Record<string, unknown>, content: string) {
-  return {
-    id: "chatcmpl-fake",
-    object: "chat.completion",
-    created: 0,
-    model: body.model,
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-  };
-}
-
-function embeddingResponse(body: Record<string, unknown>) {
-  const inputs = Array.isArray(body.input) ? body.input as string[] : [String(body.input)];
+function embeddingResponse(
+  body: Record<string, unknown>,
+  { inputs, tokens }: { inputs: string[]; tokens: number[] },
+) {
+  const dimensions = embeddingDimensions(body);
+  const total = tokens.reduce((sum, count) => sum + count, 0);
   return {
     object: "list",
     model: body.model,
     data: inputs.map((text, index) => ({
       object: "embedding",
       index,
-      embedding: hashingVector(text),
+      embedding: hashingVector(text, dimensions),
     })),
-    usage: { prompt_tokens: 1, total_tokens: 1 },
+    usage: { prompt_tokens: total, total_tokens: total },
   };
 }

@@ -1,56 +1,10 @@
 /**
- * The loop with the OpenAI adapters against a fake OpenAI-compatible server on
+ * The loop with the OpenAI adapters against the strict fake OpenAI API on
  * loopback: embeddings, planning (with parsing and repair) and summaries.
  */
 import assert from "node:assert/strict";
-import { z } from "zod";
-import { defineTool } from "../../shared/tools/tool.ts";
-import { FakeOpenAiServer } from "../fakes/fake_openai_server.ts";
-import { post, testApp, validBody } from "../support/test_app.ts";
-
-const KEY = "sk-test-abcdefghijklmnopSECRET";
-
-function weatherTool(calls: string[]) {
-  return defineTool({
-    name: "get_weather",
-    description: "Current weather for a city",
-    argsSchema: z.object({ city: z.string() }),
-    run: ({ args }) => {
-      calls.push(args.city);
-      return { city: args.city, forecast: "sunny", celsius: 24 };
-    },
-  });
-}
-
-async function withOpenAi(
-  fn: (
-    ctx: { server: FakeOpenAiServer; app: ReturnType<typeof testApp>; calls: string[] },
-  ) => Promise<void>,
-  env: Record<string, string> = {},
-) {
-  const server = FakeOpenAiServer.start();
-  const calls: string[] = [];
-  const app = testApp({ tools: [weatherTool(calls)] }, {
-    OPENAI_API_KEY: KEY,
-    OPENAI_BASE_URL: server.baseUrl,
-    ...env,
-  });
-  try {
-    await fn({ server, app, calls });
-  } finally {
-    await server.close();
-  }
-}
-
-const plan = JSON.stringify([
-  { tool: "get_weather", args: { city: "Lisbon" } },
-  { tool: "finalize_summary", args: {} },
-]);
-
-async function run(app: ReturnType<typeof testApp>, content = "What's the weather in Lisbon?") {
-  const res = await app.app.fetch(post(validBody(content)));
-  return { status: res.status, json: await res.json() };
-}
+import { post, validBody } from "../support/test_app.ts";
+import { KEY, plan, run, withOpenAi } from "./openai_fixture.ts";
 
 Deno.test("with OPENAI_* set the loop embeds, plans and summarises through the OpenAI API", () =>
   withOpenAi(async ({ server, app, calls }) => {

@@ -1,22 +1,62 @@
 /**
  * `ChatModel` on OpenAI's chat completions API (or any compatible server).
- * Asks for JSON matching a schema where the server supports it, and falls back
- * to plain JSON mode, then to no response format, when a server refuses it.
+ *
+ * What it sends depends on the model and the server (see `openai_models.ts`):
+ * OpenAI's own API gets `max_completion_tokens` (`max_tokens` is deprecated
+ * and refused by reasoning models), and so does a reasoning model on another
+ * server (Azure, gateways); other servers' models (Ollama, vLLM, Groq, …) get
+ * `max_tokens`, which they all take. Reasoning models get no temperature,
+ * `reasoning_effort` from the settings and a reasoning allowance on top of the
+ * answer's budget. When a server still refuses a parameter with a 400 that
+ * names it (the error's `param`), the call is made again without it (or with
+ * the other token parameter), and that is remembered. A refused strict schema
+ * is sent again as a hint; a refused JSON schema format falls back to JSON
+ * mode, then to no format.
  */
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionRequest, ChatModel } from "../../ports.ts";
+import { AppError } from "../../errors.ts";
+import type { ChatCompletion, ChatCompletionRequest, ChatModel, TokenUsage } from "../../ports.ts";
 import { modelError } from "./openai_errors.ts";
+import { isOpenAiApi, modelTraits, refusedParameter } from "./openai_models.ts";
 
 /** How JSON output is requested. */
 export type ResponseFormat = "json_schema" | "json_object" | "none";
+
+/** `reasoning_effort` values (OpenAI's `ReasoningEffort`); `default` sends none. */
+export type ReasoningEffort =
+  | "default"
+  | "none"
+  | "minimal"
+  | "low"
+  | "medium"
+  | "high"
+  | "xhigh"
+  | "max";
 
 /** Chat model settings (defaults from the MCP loop specification). */
 export interface OpenAiChatOptions {
   model?: string;
   temperature?: number;
+  /** The answer's budget when a request sets none. */
   maxTokens?: number;
   responseFormat?: ResponseFormat;
+  /** Sent to reasoning models only (default `low`). */
+  reasoningEffort?: ReasoningEffort;
+  /** Tokens a reasoning model may reason with, added to the answer's budget (default 4,000). */
+  reasoningTokens?: number;
+  /** Whether the server is OpenAI's own API (default: decided by the client's base URL). */
+  server?: "openai" | "compatible";
 }
+
+/** Settings the server refused, dropped for later calls too. */
+interface Adjustments {
+  tokenParameter: "max_completion_tokens" | "max_tokens";
+  temperature: boolean;
+  reasoningEffort: boolean;
+}
+
+/** How many refusals one call may work around (one per parameter, and the format's steps). */
+const MAX_ADJUSTMENTS = 6;
 
 /** Completes chats with `model` (default `gpt-4o`, temperature 0.3, 1000 tokens). */
 export class OpenAiChatModel implements ChatModel {
@@ -24,18 +64,40 @@ export class OpenAiChatModel implements ChatModel {
   readonly #client: OpenAI;
   readonly #temperature: number;
   readonly #maxTokens: number;
+  readonly #reasoning: boolean;
+  readonly #reasoningEffort: ReasoningEffort;
+  readonly #reasoningTokens: number;
+  readonly #send: Adjustments;
   #responseFormat: ResponseFormat;
 
   constructor(
     client: OpenAI,
-    { model = "gpt-4o", temperature = 0.3, maxTokens = 1000, responseFormat = "json_schema" }:
-      OpenAiChatOptions = {},
+    {
+      model = "gpt-4o",
+      temperature = 0.3,
+      maxTokens = 1000,
+      responseFormat = "json_schema",
+      reasoningEffort = "low",
+      reasoningTokens = 4_000,
+      server = isOpenAiApi(client.baseURL) ? "openai" : "compatible",
+    }: OpenAiChatOptions = {},
   ) {
     this.#client = client;
     this.model = model;
     this.#temperature = temperature;
     this.#maxTokens = maxTokens;
     this.#responseFormat = responseFormat;
+    const traits = modelTraits(model);
+    this.#reasoning = traits.reasoning;
+    this.#reasoningEffort = reasoningEffort;
+    this.#reasoningTokens = reasoningTokens;
+    this.#send = {
+      tokenParameter: server === "openai" || traits.reasoning
+        ? "max_completion_tokens"
+        : "max_tokens",
+      temperature: !traits.defaultTemperatureOnly,
+      reasoningEffort: traits.reasoning && reasoningEffort !== "default",
+    };
   }
 
   /** The response format currently used for JSON requests (it degrades when refused). */
@@ -44,15 +106,17 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   async complete(request: ChatCompletionRequest): Promise<ChatCompletion> {
-    while (true) {
+    let strict = request.jsonSchema?.strict === true;
+    for (let attempt = 0;; attempt++) {
       const format = request.jsonSchema ? this.#responseFormat : "none";
       try {
-        return await this.#call(request, format);
+        return await this.#call(request, format, strict);
       } catch (error) {
-        if (format !== "none" && refusedFormat(error)) {
-          this.#responseFormat = format === "json_schema" ? "json_object" : "none";
-          continue;
-        }
+        const retry = attempt < MAX_ADJUSTMENTS && error instanceof OpenAI.BadRequestError
+          ? this.#adjust(error, format, strict)
+          : undefined;
+        if (retry === "not strict") strict = false;
+        if (retry) continue;
         throw modelError(error, {
           what: "get a completion",
           model: this.model,
@@ -62,46 +126,108 @@ export class OpenAiChatModel implements ChatModel {
     }
   }
 
-  async #call(request: ChatCompletionRequest, format: ResponseFormat): Promise<ChatCompletion> {
+  /**
+   * Works around a 400 that names what the server refused: true (or "not
+   * strict") when the call should be made again, undefined when it should fail.
+   */
+  #adjust(
+    error: InstanceType<typeof OpenAI.BadRequestError>,
+    format: ResponseFormat,
+    strict: boolean,
+  ): true | "not strict" | undefined {
+    const body = error.error as { message?: string } | undefined;
+    const param = refusedParameter({ param: error.param, message: body?.message });
+    const send = this.#send;
+    if (param === "max_tokens" && send.tokenParameter === "max_tokens") {
+      send.tokenParameter = "max_completion_tokens";
+      return true;
+    }
+    if (param === "max_completion_tokens" && send.tokenParameter === "max_completion_tokens") {
+      send.tokenParameter = "max_tokens";
+      return true;
+    }
+    if (param === "temperature" && send.temperature) {
+      send.temperature = false;
+      return true;
+    }
+    if (param === "reasoning_effort" && send.reasoningEffort) {
+      send.reasoningEffort = false;
+      return true;
+    }
+    if (format === "none" || !refusedFormat(param, body?.message ?? error.message)) return;
+    // A strict schema the server will not take still helps as a hint; then JSON mode; then nothing.
+    if (format === "json_schema" && strict) return "not strict";
+    this.#responseFormat = format === "json_schema" ? "json_object" : "none";
+    return true;
+  }
+
+  async #call(
+    request: ChatCompletionRequest,
+    format: ResponseFormat,
+    strict: boolean,
+  ): Promise<ChatCompletion> {
+    const send = this.#send;
+    const budget = (request.maxTokens ?? this.#maxTokens) +
+      (this.#reasoning ? this.#reasoningTokens : 0);
     const completion = await this.#client.chat.completions.create(
       {
         model: this.model,
         messages: request.messages,
-        temperature: request.temperature ?? this.#temperature,
-        max_tokens: request.maxTokens ?? this.#maxTokens,
-        ...(format === "json_schema" && request.jsonSchema
-          ? {
-            response_format: {
-              type: "json_schema",
-              json_schema: {
-                name: request.jsonSchema.name,
-                schema: request.jsonSchema.schema,
-                strict: false,
-              },
-            },
-          }
-          : format === "json_object"
-          ? { response_format: { type: "json_object" } }
+        ...(send.temperature ? { temperature: request.temperature ?? this.#temperature } : {}),
+        [send.tokenParameter]: budget,
+        ...(send.reasoningEffort
+          ? { reasoning_effort: this.#reasoningEffort as OpenAI.ReasoningEffort }
           : {}),
+        ...responseFormat(request, format, strict),
       },
       { signal: request.signal },
     );
-    const text = completion.choices?.[0]?.message?.content ?? "";
-    const usage = completion.usage;
-    return usage
-      ? {
-        text,
-        usage: {
-          promptTokens: usage.prompt_tokens ?? 0,
-          completionTokens: usage.completion_tokens ?? 0,
-        },
-      }
-      : { text };
+    const choice = completion.choices?.[0];
+    const text = choice?.message?.content ?? "";
+    const usage = completion.usage ? tokenUsage(completion.usage) : undefined;
+    if (!text && choice?.finish_reason === "length") {
+      throw new AppError(
+        "MODEL_UNAVAILABLE",
+        `Model "${this.model}" used its whole budget of ${budget} tokens (${
+          completion.usage?.completion_tokens_details?.reasoning_tokens ?? "unknown"
+        } on reasoning) and wrote no answer; raise ${
+          this.#reasoning
+            ? "MCP_LOOP_REASONING_TOKENS or lower MCP_LOOP_REASONING_EFFORT"
+            : "MCP_LOOP_CHAT_MAX_TOKENS"
+        }`,
+        { details: { usage } },
+      );
+    }
+    return usage ? { text, usage } : { text };
   }
 }
 
-/** A 400 that names the response format: the server does not support it. */
-function refusedFormat(error: unknown): boolean {
-  return error instanceof OpenAI.BadRequestError &&
-    /response_format|json_schema|json_object|structured/i.test(error.message);
+function responseFormat(
+  request: ChatCompletionRequest,
+  format: ResponseFormat,
+  strict: boolean,
+): Pick<OpenAI.ChatCompletionCreateParamsNonStreaming, "response_format"> {
+  if (format === "json_schema" && request.jsonSchema) {
+    const { name, schema } = request.jsonSchema;
+    return { response_format: { type: "json_schema", json_schema: { name, schema, strict } } };
+  }
+  return format === "json_object" ? { response_format: { type: "json_object" } } : {};
+}
+
+function tokenUsage(usage: OpenAI.CompletionUsage): TokenUsage {
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  return {
+    promptTokens: usage.prompt_tokens ?? 0,
+    completionTokens: usage.completion_tokens ?? 0,
+    ...(typeof cached === "number" ? { cachedTokens: cached } : {}),
+  };
+}
+
+/**
+ * A 400 about the response format: the error's `param` names it; a server
+ * that leaves `param` empty is judged by its message naming the format.
+ */
+function refusedFormat(param: string | undefined, message: string): boolean {
+  if (param !== undefined) return param.startsWith("response_format");
+  return /response_format|json_schema|json_object|structured/i.test(message);
 }

@@ -6,11 +6,15 @@ import OpenAI from "openai";
 import { AppError } from "../../errors.ts";
 import { redactKeyShapes } from "../../log/redact.ts";
 
-/** The error for a failed model call; `what` names the call ("embed", "plan"). */
-export function modelError(error: unknown, { what, model, baseUrl }: {
+/**
+ * The error for a failed model call; `what` names the call ("embed", "plan"),
+ * `settings` the variables of its connection (for the hints).
+ */
+export function modelError(error: unknown, { what, model, baseUrl, settings = CHAT_SETTINGS }: {
   what: string;
   model: string;
   baseUrl: string;
+  settings?: ConnectionSettings;
 }): unknown {
   // An abort is the caller's deadline or timeout: let the caller's signal reason decide.
   if (error instanceof OpenAI.APIUserAbortError) return error;
@@ -25,14 +29,14 @@ export function modelError(error: unknown, { what, model, baseUrl }: {
   if (error instanceof OpenAI.APIConnectionError) {
     return new AppError(
       "MODEL_UNAVAILABLE",
-      `Could not ${what}: ${where} is unreachable; check OPENAI_BASE_URL and the network`,
+      `Could not ${what}: ${where} is unreachable; check ${settings.baseUrl} and the network`,
     );
   }
   if (error instanceof OpenAI.APIError) {
     const hint = error.status === 401
-      ? "check OPENAI_API_KEY"
+      ? `check ${settings.apiKey}`
       : error.status === 404
-      ? "check the model name"
+      ? settings.notFound
       : error.status === 429
       ? "the rate limit was hit; retry later"
       : "try again";
@@ -46,3 +50,26 @@ export function modelError(error: unknown, { what, model, baseUrl }: {
   }
   return new AppError("MODEL_UNAVAILABLE", `Could not ${what}: ${where} failed unexpectedly`);
 }
+
+/** The variables behind a connection, named in hints. */
+export interface ConnectionSettings {
+  apiKey: string;
+  baseUrl: string;
+  /** What to check on a 404. */
+  notFound: string;
+}
+
+/** The chat connection's variables. */
+export const CHAT_SETTINGS: ConnectionSettings = {
+  apiKey: "OPENAI_API_KEY",
+  baseUrl: "OPENAI_BASE_URL",
+  notFound: "check the model name",
+};
+
+/** The embeddings connection's variables (they fall back to the chat connection's). */
+export const EMBEDDING_SETTINGS: ConnectionSettings = {
+  apiKey: "MCP_LOOP_EMBEDDING_API_KEY (or OPENAI_API_KEY)",
+  baseUrl: "MCP_LOOP_EMBEDDING_BASE_URL (or OPENAI_BASE_URL)",
+  notFound:
+    "check the model name; a server without an embeddings endpoint needs MCP_LOOP_EMBEDDING_BASE_URL set to one that has it, or MCP_LOOP_EMBEDDER=gte-small or hashing",
+};
