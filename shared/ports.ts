@@ -5,7 +5,6 @@
 import type {
   ActionResult,
   ChatRole,
-  LoopTypeName,
   MCPRequest,
   PlannedAction,
   ToolMetadata,
@@ -262,40 +261,10 @@ export interface Sql extends SqlTx {
   close(): Promise<void>;
 }
 
-/** A refinement loop's kind; each has its own quality threshold and iteration limit. */
-export type LoopType = LoopTypeName;
-
-/** Where a refinement loop stands. */
-export type LoopStatus = "initialized" | "in_progress" | "refine" | "completed" | "user_input";
-
-/** A refinement loop's persisted state. */
-export interface LoopState {
-  /** 8 lowercase hex characters. */
-  id: string;
-  loopType: LoopType;
-  status: LoopStatus;
-  currentScore: number | null;
-  scoreHistory: number[];
-  iteration: number;
-  threshold: number;
-  maxIterations: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** Persists refinement loops, each visible only to the caller that created it. */
-export interface RefinementStore {
-  /** Creates a loop with a fresh id (retrying on an id collision). */
-  create(
-    caller: Caller,
-    loop: { loopType: LoopType; threshold: number; maxIterations: number },
-  ): Promise<LoopState>;
-  /** The caller's loop; throws LoopNotFoundError. */
-  get(caller: Caller, id: string): Promise<LoopState>;
-  /** Applies `change` to the caller's loop atomically: concurrent updates run one after another. */
-  update(caller: Caller, id: string, change: (state: LoopState) => LoopState): Promise<LoopState>;
-  /** The caller's most recent loops, newest first. */
-  listRecent(caller: Caller, limit: number): Promise<LoopState[]>;
-  /** The caller's loop ids that start with `prefix`, newest first. */
-  findIds(caller: Caller, prefix: string, limit: number): Promise<string[]>;
-}
+// The refinement-loop port lives beside the refinement code; it is re-exported here with the rest.
+export type {
+  LoopState,
+  LoopStatus,
+  LoopType,
+  RefinementStore,
+} from "./refinement/refinement_store_port.ts";
