@@ -260,11 +260,3 @@ export interface Sql extends SqlTx {
   /** Releases the connection(s); further calls fail. */
   close(): Promise<void>;
 }
-
-// The refinement-loop port lives beside the refinement code; it is re-exported here with the rest.
-export type {
-  LoopState,
-  LoopStatus,
-  LoopType,
-  RefinementStore,
-} from "./refinement/refinement_store_port.ts";

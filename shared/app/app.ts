@@ -17,10 +17,10 @@ import type {
   Embedder,
   Logger,
   Planner,
-  RefinementStore,
   Scorer,
   Sql,
 } from "../ports.ts";
+import type { RefinementStore } from "../store/refinement_store_port.ts";
 import { ChatScorer } from "../refinement/chat_scorer.ts";
 import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
 import { createRefinementTools } from "../refinement/refinement_tools.ts";

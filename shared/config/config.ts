@@ -5,7 +5,7 @@
  */
 import type { LogLevel } from "../log/console_logger.ts";
 import type { LoopOptions } from "../loop/runner.ts";
-import type { LoopType } from "../ports.ts";
+import type { LoopType } from "../store/refinement_store_port.ts";
 import type { LoopSettings } from "../refinement/policy.ts";
 import type { MemoryOptions } from "../store/sql_conversation_store.ts";
 import type { ToolPolicyRules } from "../tools/tool_policy.ts";

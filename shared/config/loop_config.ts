@@ -4,7 +4,7 @@
  */
 import { LIMITS } from "../contracts.ts";
 import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "../loop/runner.ts";
-import type { LoopType } from "../ports.ts";
+import type { LoopType } from "../store/refinement_store_port.ts";
 import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "../refinement/policy.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../store/sql_conversation_store.ts";
 import { ToolPolicyRules } from "../tools/tool_policy.ts";

@@ -9,7 +9,8 @@
  */
 import type { ActionResult, PlanEntry, StopReason } from "../contracts.ts";
 import { describeError, errorKind } from "../errors.ts";
-import type { LoopState, RoundFeedback } from "../ports.ts";
+import type { RoundFeedback } from "../ports.ts";
+import type { LoopState } from "../store/refinement_store_port.ts";
 import { toOutput as toLoopOutput } from "../refinement/refinement_tools.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { TimeoutReason } from "./abort.ts";

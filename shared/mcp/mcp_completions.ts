@@ -4,7 +4,8 @@
  * the `refine` prompt. Anything else completes to nothing.
  */
 import { LoopTypeName, Mode } from "../contracts.ts";
-import type { Caller, ConversationStore, RefinementStore } from "../ports.ts";
+import type { Caller, ConversationStore } from "../ports.ts";
+import type { RefinementStore } from "../store/refinement_store_port.ts";
 import { LOOP_TEMPLATE, MESSAGES_TEMPLATE } from "./mcp_resources.ts";
 
 /** Where completions come from. */

@@ -8,7 +8,8 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { LoopTypeName, type MCPRequest, Mode } from "../contracts.ts";
 import { buildPlanMessages } from "../planner/plan_prompt.ts";
-import type { Caller, ConversationStore, LoopType } from "../ports.ts";
+import type { Caller, ConversationStore } from "../ports.ts";
+import type { LoopType } from "../store/refinement_store_port.ts";
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from "../refinement/policy.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";

@@ -8,7 +8,8 @@
  */
 import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { isAppError } from "../errors.ts";
-import type { Caller, ConversationStore, RefinementStore } from "../ports.ts";
+import type { Caller, ConversationStore } from "../ports.ts";
+import type { RefinementStore } from "../store/refinement_store_port.ts";
 import { LIST_LIMIT, toOutput } from "../refinement/refinement_tools.ts";
 
 /** Where the resources come from. */

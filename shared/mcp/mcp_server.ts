@@ -7,7 +7,8 @@
  * per policy rule, JSON Schemas, prompt and template lists) is computed once.
  */
 import { Server } from "@modelcontextprotocol/server";
-import type { Caller, ConversationStore, LoopType, RefinementStore } from "../ports.ts";
+import type { Caller, ConversationStore } from "../ports.ts";
+import type { LoopType, RefinementStore } from "../store/refinement_store_port.ts";
 import type { LoopSettings } from "../refinement/policy.ts";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
 import { complete, type CompletionRequest } from "./mcp_completions.ts";

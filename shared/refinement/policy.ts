@@ -4,7 +4,7 @@
  * the threshold, user_input when the iteration limit is reached or the scores
  * stagnate, else refine (and one more iteration).
  */
-import type { LoopState, LoopType } from "../ports.ts";
+import type { LoopState, LoopType } from "../store/refinement_store_port.ts";
 import { LoopStateError, LoopValidationError } from "../errors.ts";
 
 /** The loop types, in the specification's order. */

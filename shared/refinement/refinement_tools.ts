@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { LoopOutput } from "../contracts.ts";
-import type { LoopState, LoopType, RefinementStore } from "../ports.ts";
+import type { LoopState, LoopType, RefinementStore } from "../store/refinement_store_port.ts";
 import { defineTool, type ToolDefinition } from "../tools/tool.ts";
 import { decide, DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "./policy.ts";
 

@@ -4,7 +4,8 @@
  * decisions on one loop run one after another and every score is kept; each
  * update also bumps `version`.
  */
-import type { Caller, LoopState, LoopType, RefinementStore, Sql } from "../ports.ts";
+import type { Caller, Sql } from "../ports.ts";
+import type { LoopState, LoopType, RefinementStore } from "./refinement_store_port.ts";
 import { LoopAlreadyExistsError, LoopNotFoundError } from "../errors.ts";
 import { asCaller } from "./as_caller.ts";
 import { toIso } from "./sql_values.ts";

@@ -1,5 +1,5 @@
 /** The refinement decision: the pure policy, and a decide round trip through the store on PGlite. */
-import type { LoopState } from "../../shared/ports.ts";
+import type { LoopState } from "../../shared/store/refinement_store_port.ts";
 import { decide } from "../../shared/refinement/policy.ts";
 import { SqlRefinementStore } from "../../shared/store/sql_refinement_store.ts";
 import { sharedPglite } from "../support/pglite.ts";

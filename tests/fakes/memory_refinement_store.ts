@@ -3,7 +3,12 @@
  * semantics (owner scoping, id collisions retried, updates one at a time). It
  * runs the shared refinement store suite too, so it cannot drift.
  */
-import type { Caller, LoopState, LoopType, RefinementStore } from "../../shared/ports.ts";
+import type { Caller } from "../../shared/ports.ts";
+import type {
+  LoopState,
+  LoopType,
+  RefinementStore,
+} from "../../shared/store/refinement_store_port.ts";
 import { LoopAlreadyExistsError, LoopNotFoundError } from "../../shared/errors.ts";
 import { randomLoopId } from "../../shared/store/sql_refinement_store.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { LoopState } from "../../shared/ports.ts";
+import type { LoopState } from "../../shared/store/refinement_store_port.ts";
 import { LoopStateError, LoopValidationError } from "../../shared/errors.ts";
 import {
   assertLoopType,

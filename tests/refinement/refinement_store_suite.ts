@@ -1,6 +1,7 @@
 /** The refinement store's behaviour, run against the fake and the SQL store on PGlite. */
 import assert from "node:assert/strict";
-import type { Caller, RefinementStore } from "../../shared/ports.ts";
+import type { Caller } from "../../shared/ports.ts";
+import type { RefinementStore } from "../../shared/store/refinement_store_port.ts";
 import { LoopAlreadyExistsError, LoopNotFoundError } from "../../shared/errors.ts";
 import { decide } from "../../shared/refinement/policy.ts";
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
-import type { Caller, RefinementStore } from "../../shared/ports.ts";
+import type { Caller } from "../../shared/ports.ts";
+import type { RefinementStore } from "../../shared/store/refinement_store_port.ts";
 import { LoopNotFoundError, LoopStateError } from "../../shared/errors.ts";
 import type { LoopOutput } from "../../shared/contracts.ts";
 import { createRefinementTools } from "../../shared/refinement/refinement_tools.ts";

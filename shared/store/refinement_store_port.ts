@@ -1,6 +1,6 @@
 /**
  * The refinement-loop port: a loop's persisted state and the store that keeps
- * it, scoped to the caller (re-exported by `shared/ports.ts`).
+ * it, scoped to the caller.
  */
 import type { LoopTypeName } from "../contracts.ts";
 import type { Caller } from "../ports.ts";
