@@ -3,6 +3,7 @@
  * specification (seed 001), as Zod schemas with their inferred types.
  */
 import { z } from "zod";
+import { PendingApproval } from "./runs/run_contract.ts";
 
 /** Upper bounds that keep one request's cost predictable. */
 export const LIMITS = {
@@ -159,6 +160,7 @@ export const StopReason = z.enum([
   "deadline",
   "planner_failed",
   "cancelled",
+  "approval_required",
 ]);
 /** Why a run stopped. */
 export type StopReason = z.infer<typeof StopReason>;
@@ -210,6 +212,10 @@ export const MCPResponse = z.object({
     usage: Usage.optional(),
     /** The refinement loop after the run, when the request asked for refinement. */
     refinement: LoopOutput.optional(),
+    /** The persisted run: `/mcp-loop/runs/{runId}` shows, follows, approves and cancels it. */
+    runId: z.string().optional(),
+    /** The calls the run waits for a person to approve (`stopReason: "approval_required"`). */
+    pendingApprovals: z.array(PendingApproval).optional(),
   }),
 });
 /** A loop response. */
@@ -274,4 +280,8 @@ export type LoopEvent =
     decision: string;
     loop: LoopOutput;
   }
-  | { type: "summary"; summaryMessage: string };
+  | { type: "summary"; summaryMessage: string }
+  /** First, when the run is persisted: where to follow it after a disconnect. */
+  | { type: "run"; runId: string }
+  /** The run paused before calls that need a person's approval. */
+  | { type: "approval_required"; pendingApprovals: PendingApproval[] };

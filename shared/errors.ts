@@ -38,6 +38,10 @@ export type ErrorCode =
   | "LOOP_STATE"
   | "LOOP_ALREADY_EXISTS"
   | "REMOTE_UNAVAILABLE"
+  | "RUN_NOT_FOUND"
+  | "RUN_STATE"
+  | "APPROVAL_EXPIRED"
+  | "RATE_LIMITED"
   | "INTERNAL";
 
 /** HTTP status for each code. Server faults are 5xx, client faults 4xx. */
@@ -76,6 +80,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   LOOP_STATE: 409,
   LOOP_ALREADY_EXISTS: 409,
   REMOTE_UNAVAILABLE: 502,
+  RUN_NOT_FOUND: 404,
+  RUN_STATE: 409,
+  APPROVAL_EXPIRED: 410,
+  RATE_LIMITED: 429,
   INTERNAL: 500,
 };
 
@@ -114,6 +122,10 @@ export const JSON_RPC_CODE: Record<ErrorCode, number> = {
   LOOP_STATE: -32603,
   LOOP_ALREADY_EXISTS: -32603,
   REMOTE_UNAVAILABLE: -32603,
+  RUN_NOT_FOUND: -32602,
+  RUN_STATE: -32603,
+  APPROVAL_EXPIRED: -32602,
+  RATE_LIMITED: -32000,
   INTERNAL: -32603,
 };
 

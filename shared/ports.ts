@@ -204,6 +204,8 @@ export interface SaveTurnInput {
   userMessage: { content: string; embedding: number[]; embeddingModel: string };
   assistantMessage?: { content: string };
   events: AuditEvent[];
+  /** The run the turn belongs to: a second save of the same run's turn stores nothing. */
+  runId?: string;
 }
 
 /** Reads and writes the conversation memory. */

@@ -26,6 +26,12 @@ import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
 import { createRefinementTools } from "../refinement/refinement_tools.ts";
 import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
+import { keepAlive } from "../store/keep_alive.ts";
+import { SqlRunStore } from "../store/sql_run_store.ts";
+import type { RunsDeps } from "../loop/run_part.ts";
+import { approvalPolicy } from "../runs/approval_policy.ts";
+import { RunEventHub, RunningRuns } from "../runs/run_events.ts";
+import type { RunStore } from "../runs/run_store.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "../tools/finalize_summary.ts";
 import { createModelSummarizer } from "../tools/model_summary.ts";
@@ -54,6 +60,8 @@ export interface AppOverrides {
   tools?: readonly ToolDefinition[];
   /** Where `tools` come from, for error messages (default "functions/mcp-loop/tools.ts"). */
   toolsSource?: string;
+  /** Where runs are kept (default: SQL on the database). */
+  runs?: RunStore;
   /** Replaces `fetch` for the caller's supabase-js client in tools (tests). */
   fetch?: typeof fetch;
   /**
@@ -117,6 +125,19 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const registry = buildRegistry(config, models, overrides, { refinementStore, logger });
   const policy = new ToolPolicy(config.toolPolicy);
   const conversations = overrides.store ?? createConversationStore(config, sql);
+  const runs: RunsDeps = {
+    store: overrides.runs ?? new SqlRunStore(sql),
+    hub: new RunEventHub(),
+    running: new RunningRuns(),
+    approval: approvalPolicy(config.runs.approval),
+    approvalTtlMs: config.runs.approvalTtlMs,
+    audit,
+    backgroundContinuations: config.runs.backgroundContinuations,
+    keepAlive: (work) => {
+      keepAlive(work);
+      work.catch(() => {});
+    },
+  };
   const runner = new McpLoopRunner({
     registry,
     planner: overrides.planner ?? models.planner,
@@ -132,6 +153,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
         (models.chatModel ? new ChatScorer(models.chatModel, { logger }) : new HeuristicScorer()),
     },
     services,
+    runs,
   });
   const mcp: McpServerDeps = {
     registry,
@@ -145,16 +167,25 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     refinementSettings: config.refinement,
   };
   // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
-  const runWhenOpen: Pick<McpLoopRunner, "run"> = {
+  const runWhenOpen: Pick<McpLoopRunner, "run" | "resume" | "cancel"> = {
     run: async (request, options) => {
       await untilOpen(sql);
       return await runner.run(request, options);
+    },
+    resume: async (runId, options) => {
+      await untilOpen(sql);
+      return await runner.resume(runId, options);
+    },
+    cancel: async (runId, options) => {
+      await untilOpen(sql);
+      return await runner.cancel(runId, options);
     },
   };
   const remotes = connectRemoteServers(config, registry, logger);
   const embedder = overrides.embedder ?? models.embedder;
   const { router, loadMcp } = buildRouter(config, {
     runner: runWhenOpen,
+    runs,
     mcp,
     embeddingModel: embedder.model,
     sql,

@@ -11,6 +11,8 @@ import { createLoopHandler } from "../http/loop_handler.ts";
 import { createPlaygroundHandler } from "../http/playground_handler.ts";
 import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
 import { lazyHandler } from "../http/lazy_handler.ts";
+import { createRunsHandler } from "../http/runs_handler.ts";
+import type { RunsDeps } from "../loop/run_part.ts";
 import { createRouter } from "../http/router.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
@@ -24,8 +26,9 @@ import type { LazySql } from "../store/lazy_sql.ts";
  */
 export function buildRouter(
   config: Config,
-  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe }: {
-    runner: Pick<McpLoopRunner, "run">;
+  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs }: {
+    runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
+    runs: RunsDeps;
     mcp: McpServerDeps;
     embeddingModel: string;
     sql: LazySql;
@@ -38,6 +41,12 @@ export function buildRouter(
   // Sign-in discovery where sign-in is needed and someone issues the tokens.
   const signIn = config.auth.required && config.oauth.authorizationServers.length > 0;
   const allowedHosts = config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts);
+  // Deployed, the platform's gateway routes by host; the Host check guards a server on this
+  // machine against DNS rebinding.
+  const loopHostOrigin = createHostOriginCheck({
+    allowedHosts: config.http.deployed ? "*" : allowedHosts,
+    origins: config.http.corsOrigins,
+  });
   const mcpHandler = lazyHandler(async () => {
     const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
     return createMcpHttpHandler({
@@ -63,12 +72,19 @@ export function buildRouter(
       embeddingModel,
       maxBodyBytes: config.http.maxBodyBytes,
       logger,
-      // Deployed, the platform's gateway routes by host; the Host check guards a server on
-      // this machine against DNS rebinding.
-      hostOrigin: createHostOriginCheck({
-        allowedHosts: config.http.deployed ? "*" : allowedHosts,
-        origins: config.http.corsOrigins,
-      }),
+      hostOrigin: loopHostOrigin,
+      keepAlive: runs.keepAlive,
+    }),
+    runs: createRunsHandler({
+      runner,
+      store: runs.store,
+      hub: runs.hub,
+      authenticate,
+      embeddingModel,
+      maxBodyBytes: config.http.maxBodyBytes,
+      logger,
+      hostOrigin: loopHostOrigin,
+      keepAlive: runs.keepAlive,
     }),
     health: createHealthHandler({
       logger,

@@ -85,7 +85,8 @@ export type StopReason =
   | "refinement_user_input"
   | "deadline"
   | "planner_failed"
-  | "cancelled";
+  | "cancelled"
+  | "approval_required";
 
 /** Model use of one run, summed over planner, scorer and summary calls. */
 export interface Usage {
@@ -125,6 +126,24 @@ export interface LoopResult {
   usage?: Usage;
   /** The refinement loop after the run, when the request asked for refinement. */
   refinement?: LoopOutput;
+  /** The persisted run: `/mcp-loop/runs/{runId}` shows, follows, approves and cancels it. */
+  runId?: string;
+  /** The calls the run waits for a person to approve (`stopReason: "approval_required"`). */
+  pendingApprovals?: PendingApproval[];
+}
+
+/** A tool call waiting for a person's yes or no. */
+export interface PendingApproval {
+  /** What an approval names. */
+  id: string;
+  tool: string;
+  /** The args the call would run with (step references resolved). */
+  args: Record<string, unknown>;
+  round: number;
+  /** The call's step: its place in `intermediateResults`. */
+  step: number;
+  /** When the approval lapses (ISO 8601). */
+  expiresAt: string;
 }
 
 /** The body of a successful response. */
@@ -190,7 +209,11 @@ export type LoopEvent =
     decision: string;
     loop: LoopOutput;
   }
-  | { type: "summary"; summaryMessage: string };
+  | { type: "summary"; summaryMessage: string }
+  /** First, when the run is persisted: where to follow it after a disconnect. */
+  | { type: "run"; runId: string }
+  /** The run paused before calls that need a person's approval. */
+  | { type: "approval_required"; pendingApprovals: PendingApproval[] };
 
 /** One event of a streamed run: the progress events, then `result` or `error`. */
 export type StreamEvent =

@@ -12,7 +12,14 @@ import type { ToolPolicyRules } from "../tools/tool_policy.ts";
 import { type AuthConfig, readAuth } from "./auth_config.ts";
 import { type Env, EnvReader } from "./env_reader.ts";
 import { type HttpConfig, readHttp } from "./http_config.ts";
-import { readLoop, readMemory, readRefinement, readToolPolicy } from "./loop_config.ts";
+import {
+  readLoop,
+  readMemory,
+  readRefinement,
+  readRuns,
+  readToolPolicy,
+  type RunsConfig,
+} from "./loop_config.ts";
 import { type McpConfig, readMcp } from "./mcp_config.ts";
 import { type ModelConfig, readModels } from "./model_config.ts";
 import { type OAuthConfig, readOAuth } from "./oauth_config.ts";
@@ -41,6 +48,8 @@ export interface Config {
   oauth: OAuthConfig;
   /** Which tools each request mode and each caller may use (`MCP_LOOP_TOOL_POLICY`). */
   toolPolicy: ToolPolicyRules;
+  /** Approvals and background continuation of persisted runs. */
+  runs: RunsConfig;
   logLevel: LogLevel;
 }
 
@@ -79,6 +88,7 @@ export function loadConfig(env: Env): Config {
     mcp: readMcp(reader),
     oauth: readOAuth(reader),
     toolPolicy: readToolPolicy(reader),
+    runs: readRuns(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",
       ["debug", "info", "warn", "error", "silent"],

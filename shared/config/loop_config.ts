@@ -8,7 +8,9 @@ import type { LoopType } from "../store/refinement_store_port.ts";
 import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "../refinement/policy.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../store/sql_conversation_store.ts";
 import { ToolPolicyRules } from "../tools/tool_policy.ts";
+import { APPROVAL_MODES, type ApprovalMode } from "../runs/approval_policy.ts";
 import type { EnvReader } from "./env_reader.ts";
+import { isDeployed } from "./supabase_settings.ts";
 
 /** Deadlines and the executor rules (`MCP_LOOP_DEADLINE_MS`, ...). */
 export function readLoop(reader: EnvReader): LoopOptions {
@@ -111,4 +113,56 @@ export function readToolPolicy(reader: EnvReader): ToolPolicyRules {
     );
   }
   return { modes: {}, callers: {} };
+}
+
+/** Persisted runs: which calls wait for approval, for how long, and background continuation. */
+export interface RunsConfig {
+  /** `MCP_LOOP_APPROVAL`: none, destructive (default) or writes. */
+  approval: ApprovalMode;
+  /** `MCP_LOOP_APPROVAL_TTL`: how long a pending approval waits (default 24h). */
+  approvalTtlMs: number;
+  /**
+   * `MCP_LOOP_BACKGROUND_CONTINUATIONS`: how often a run paused at its deadline
+   * goes on by itself (default 2 deployed, where `EdgeRuntime.waitUntil` carries it; 0 locally).
+   */
+  backgroundContinuations: number;
+}
+
+/** The runs settings. */
+export function readRuns(reader: EnvReader): RunsConfig {
+  return {
+    approval: reader.oneOf("MCP_LOOP_APPROVAL", APPROVAL_MODES, "destructive"),
+    approvalTtlMs: readDuration(reader, "MCP_LOOP_APPROVAL_TTL", {
+      fallback: 24 * 3_600_000,
+      min: 1_000,
+      max: 30 * 24 * 3_600_000,
+    }),
+    backgroundContinuations: reader.int("MCP_LOOP_BACKGROUND_CONTINUATIONS", {
+      fallback: isDeployed(reader) || "EdgeRuntime" in globalThis ? 2 : 0,
+      min: 0,
+      max: 10,
+    }),
+  };
+}
+
+/** A duration like `24h`, `30m`, `90s` or `500ms` (a bare number is seconds), in ms. */
+function readDuration(
+  reader: EnvReader,
+  name: string,
+  { fallback, min, max }: { fallback: number; min: number; max: number },
+): number {
+  const raw = reader.string(name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(raw);
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const ms = match ? Number(match[1]) * unit[(match[2] ?? "s") as keyof typeof unit] : NaN;
+  if (!(ms >= min && ms <= max)) {
+    reader.problem(
+      `${name} must be a duration from ${min / 1000}s to ${
+        max / 86_400_000
+      }d, like 24h, 30m or 90s; got "${raw}"`,
+    );
+    return fallback;
+  }
+  return ms;
 }

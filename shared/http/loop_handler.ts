@@ -4,20 +4,18 @@
  * response — as JSON, as the loop's Server-Sent Events when the client asks
  * for `text/event-stream`, or as the AI SDK's UI message stream.
  */
-import { MCPRequest, type MCPResponse } from "../contracts.ts";
+import { MCPRequest } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
 import type { Authenticate } from "../auth/authenticator.ts";
 import { assertLatestHasContent } from "../loop/context_stage.ts";
-import type { LoopEvent } from "../contracts.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
 import type { HostOriginCheck } from "./host_origin.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
-import { errorResponse, jsonResponse } from "./responses.ts";
-import { sseResponse } from "./sse.ts";
-import { uiMessageStreamResponse } from "./ui_message_stream.ts";
+import { errorResponse } from "./responses.ts";
+import { answerRun } from "./answer_run.ts";
 import { fromUseChatBody } from "./use_chat_body.ts";
 
 /** What the loop handler needs. */
@@ -30,6 +28,11 @@ export interface LoopHandlerDeps {
   logger: Logger;
   /** The Host and Origin rules (see host_origin.ts); none when not given. */
   hostOrigin?: HostOriginCheck;
+  /**
+   * Set when runs are persisted: a run then outlives a client that leaves
+   * (here, and on the edge through `EdgeRuntime.waitUntil`).
+   */
+  keepAlive?: (work: Promise<unknown>) => void;
 }
 
 /** Builds the `POST /mcp-loop` handler. */
@@ -38,8 +41,6 @@ export function createLoopHandler(
 ): (req: Request, trace?: RequestTrace) => Promise<Response> {
   return async (req, trace = startTrace(req)) => {
     const requestId = trace.id;
-    const url = new URL(req.url);
-    const includeEmbedding = url.searchParams.get("includeEmbedding") === "true";
     try {
       const refused = deps.hostOrigin?.(req);
       if (refused) throw new AppError("FORBIDDEN", refused);
@@ -47,37 +48,23 @@ export function createLoopHandler(
       trace.caller = caller.owner;
       const body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });
       const request = parseLoopRequest(fromUseChatBody(body));
-      const present = (response: MCPResponse) =>
-        includeEmbedding ? response : withoutVector(response, deps.embeddingModel);
       trace.fields.mode = request.mode;
-      const run = (onEvent?: (event: LoopEvent) => void) =>
-        deps.runner.run(request, {
-          caller,
-          requestId,
-          stageTimings: trace.stages,
-          roundTimings: trace.rounds,
-          signal: req.signal,
-          onEvent,
-        });
-      const stream = streamKind(req, url);
-      if (stream) {
-        // The log line waits for the stream's end, when the stages and the outcome are known.
-        trace.hold();
-        const options = {
-          logger: deps.logger,
-          requestId,
-          onEnd: (code?: string) => {
-            trace.outcome = code ?? "ok";
-            trace.end(200, { force: true });
-          },
-        };
-        return stream === "ui"
-          ? uiMessageStreamResponse(run, options)
-          : sseResponse((emit) => run((event) => emit(event.type, event)).then(present), options);
-      }
-      const response = await run();
-      trace.outcome = response.data.stopReason === "cancelled" ? "CANCELLED" : "ok";
-      return jsonResponse(present(response), 200, { "x-request-id": requestId });
+      return await answerRun(req, {
+        start: (onEvent) =>
+          deps.runner.run(request, {
+            caller,
+            requestId,
+            stageTimings: trace.stages,
+            roundTimings: trace.rounds,
+            // A persisted run goes on when its client leaves (it can come back for it).
+            signal: deps.keepAlive ? undefined : req.signal,
+            onEvent,
+          }),
+        trace,
+        logger: deps.logger,
+        embeddingModel: deps.embeddingModel,
+        keepAlive: deps.keepAlive,
+      });
     } catch (error) {
       trace.outcome = toAppError(error).code;
       return errorResponse(error, { logger: deps.logger, requestId });
@@ -120,28 +107,4 @@ export function parseLoopRequest(body: unknown): MCPRequest {
   }
   assertLatestHasContent(parsed.data);
   return parsed.data;
-}
-
-/** The response with the raw embedding replaced by its model and size. */
-function withoutVector(response: MCPResponse, model: string): MCPResponse {
-  const vector = response.data.context.embeddedMessage;
-  if (!Array.isArray(vector)) return response;
-  return {
-    ...response,
-    data: {
-      ...response.data,
-      context: { ...response.data.context, embeddedMessage: { model, dimensions: vector.length } },
-    },
-  };
-}
-
-/**
- * Which stream the client asked for: the AI SDK's UI message stream
- * (`?stream=ui`, or the `x-vercel-ai-ui-message-stream: v1` request header),
- * the loop's own events (`Accept: text/event-stream`), or none (JSON).
- */
-function streamKind(req: Request, url: URL): "ui" | "events" | undefined {
-  if (url.searchParams.get("stream") === "ui") return "ui";
-  if (req.headers.get("x-vercel-ai-ui-message-stream") === "v1") return "ui";
-  return (req.headers.get("accept") ?? "").includes("text/event-stream") ? "events" : undefined;
 }

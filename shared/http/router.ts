@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { AppError } from "../errors.ts";
 import { createCors } from "./cors.ts";
 import type { OriginAllowance } from "./host_origin.ts";
+import type { RunAction } from "./runs_handler.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { METADATA_PATH } from "./protected_resource.ts";
@@ -21,6 +22,8 @@ export interface RouterDeps {
   health: Handler;
   /** MCP Streamable HTTP (all methods). */
   mcp?: Handler;
+  /** The run routes (`/runs/{runId}` and its actions). */
+  runs?: (req: Request, trace: RequestTrace, runId: string, action: RunAction) => Promise<Response>;
   /** The playground's files by name ("" for the page). */
   playground?: (file: string) => Response;
   /** The MCP endpoint's protected-resource metadata (RFC 9728), when sign-in discovery is on. */
@@ -56,6 +59,23 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
     }
     app.get(`${base}/health`, (c) => deps.health(c.req.raw, c.get("trace")));
     app.all(`${base}/health`, () => methodNotAllowed(["GET", "OPTIONS"]));
+    const runs = deps.runs;
+    if (runs) {
+      app.get(
+        `${base}/runs/:runId`,
+        (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), "view"),
+      );
+      app.get(
+        `${base}/runs/:runId/events`,
+        (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), "events"),
+      );
+      for (const action of ["approvals", "resume", "cancel"] as const) {
+        app.post(
+          `${base}/runs/:runId/${action}`,
+          (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), action),
+        );
+      }
+    }
     const mcp = deps.mcp;
     if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw, c.get("trace")));
     const metadata = deps.protectedResource;
@@ -79,7 +99,7 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
         "NOT_FOUND",
         `No route for ${c.req.method} ${
           new URL(c.req.url).pathname
-        }; use POST /mcp-loop, GET /mcp-loop/health, /mcp-loop/mcp or GET /mcp-loop/playground`,
+        }; use POST /mcp-loop, /mcp-loop/runs/{runId}, GET /mcp-loop/health, /mcp-loop/mcp or GET /mcp-loop/playground`,
       ),
       { logger: deps.logger },
     );

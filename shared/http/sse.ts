@@ -65,15 +65,25 @@ export function eventStreamResponse(
   });
 }
 
-/** Streams `run`'s events as named SSE events; `run` resolves with the final body. */
+/** One Server-Sent Event: its name, its id when it has one, and its data as JSON. */
+export function sseEvent(name: string, data: unknown, id?: number): string {
+  return `event: ${name}\n${id === undefined ? "" : `id: ${id}\n`}data: ${
+    JSON.stringify(data)
+  }\n\n`;
+}
+
+/**
+ * Streams `run`'s events as named SSE events (with their run event numbers as
+ * `id:` when the run is persisted); `run` resolves with the final body.
+ */
 export function sseResponse(
-  run: (emit: (event: string, data: unknown) => void) => Promise<unknown>,
+  run: (emit: (event: string, data: unknown, id?: number) => void) => Promise<unknown>,
   options: StreamEnd,
 ): Response {
-  const event = (name: string, data: unknown) =>
-    `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  const event = sseEvent;
   return eventStreamResponse(
-    async (write) => write(event("result", await run((name, data) => write(event(name, data))))),
+    async (write) =>
+      write(event("result", await run((name, data, id) => write(event(name, data, id))))),
     {
       ...options,
       fail: (body, write) => write(event("error", body)),

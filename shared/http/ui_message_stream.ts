@@ -115,5 +115,9 @@ function toChunks(event: LoopEvent): Chunk[] {
         { type: "text-delta", id: "summary", delta: event.summaryMessage },
         { type: "text-end", id: "summary" },
       ];
+    case "run":
+      return [{ type: "data-run", id: "run", data: { runId: event.runId } }];
+    case "approval_required":
+      return [];
   }
 }

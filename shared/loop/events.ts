@@ -8,8 +8,11 @@ import { describeError } from "../errors.ts";
 import type { Logger, StoredMessage } from "../ports.ts";
 import type { LoadedContext } from "./context_stage.ts";
 
-/** Receives progress events; must not throw (a throwing listener is ignored). */
-export type LoopEventListener = (event: LoopEvent) => void;
+/**
+ * Receives progress events, with their number in a persisted run's event log
+ * (the SSE `id`); must not throw (a throwing listener is ignored).
+ */
+export type LoopEventListener = (event: LoopEvent, id?: number) => void;
 
 /** The `context` event: counts, and the messages as the planner sees them. */
 export function contextEvent(loaded: LoadedContext, embeddingModel: string): LoopEvent {
@@ -35,9 +38,9 @@ export function safeListener(
   logger: Logger,
 ): LoopEventListener {
   if (!listener) return () => {};
-  return (event: LoopEvent) => {
+  return (event: LoopEvent, id?: number) => {
     try {
-      listener(event);
+      listener(event, id);
     } catch (error) {
       logger.warn("onEvent listener threw; event dropped", { error: describeError(error) });
     }

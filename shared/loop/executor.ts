@@ -2,23 +2,24 @@
  * Runs a checked plan. A failing step is a value in the trace, not an
  * exception: later steps still run. Consecutive read-only steps
  * (`readOnlyHint: true`) that do not reference each other run at the same time
- * (at most {@link MAX_PARALLEL}); `finalize_summary`, which reads every earlier
+ * (at most four, see step_order.ts); `finalize_summary`, which reads every earlier
  * result, and everything else runs in order, and results
  * keep plan order. Every step has a timeout, and once the request's deadline
- * passes the remaining steps are recorded as not run.
+ * passes the remaining steps are recorded as not run — or, in a persisted
+ * run, left for the resume. A step a person must approve first is held: it
+ * gets an APPROVAL_PENDING entry, the steps that need it wait too, and the
+ * others run; a write is announced (`beforeWrite`) before it runs.
  */
 import type { ActionResult, MCPRequest } from "../contracts.ts";
 import { describeError, errorKind } from "../errors.ts";
 import type { Caller, Logger, UsageMeter } from "../ports.ts";
-import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { loggableToolName, type ToolServices } from "../tools/tool.ts";
 import { raceAbort, startDeadline, TimeoutReason } from "./abort.ts";
 import type { LoopEvent } from "../contracts.ts";
+import type { RegisteredTool } from "../tools/tool_registry.ts";
+import { batches, blockedBy } from "./step_order.ts";
 import { type CheckedStep, describeIssues, parseArgs } from "./plan_check.ts";
-import { findReferences, parsePointer, resolveReferences } from "./references.ts";
-
-/** Most steps run at the same time. */
-export const MAX_PARALLEL = 4;
+import { resolveReferences } from "./references.ts";
 
 /** The codes a failed step is recorded with. */
 export type StepErrorCode =
@@ -28,14 +29,30 @@ export type StepErrorCode =
   | "DEPENDENCY_FAILED"
   | "TOOL_FAILED"
   | "DEADLINE_EXCEEDED"
-  | "CANCELLED";
+  | "CANCELLED"
+  | "APPROVAL_DENIED"
+  | "APPROVAL_PENDING"
+  | "INTERRUPTED";
+
+/** What a person decided about a step, as far as the executor is concerned. */
+export type GateVerdict =
+  | { kind: "run" }
+  | { kind: "denied"; reason?: string }
+  /** Hold the step for approval; `approvalId` names the request the run shows. */
+  | { kind: "pending"; approvalId: string };
+
+/** Decides, for a step about to run with its parsed args, whether it may run now. */
+export type StepGate = (step: CheckedStep, args: unknown) => GateVerdict;
 
 /** What {@link executePlan} needs. */
 export interface ExecuteInput {
   steps: readonly CheckedStep[];
   /** The round these steps belong to. */
   round: number;
-  /** The steps of earlier rounds (references reach them by position). */
+  /**
+   * The run's entries so far, by position (references reach them): steps of
+   * this round that already have a real entry (a resumed round) are not run again.
+   */
   earlier: readonly ActionResult[];
   /** The loop context; each successful step's output is stored under its tool name. */
   context: Record<string, unknown>;
@@ -49,75 +66,138 @@ export interface ExecuteInput {
   usage?: UsageMeter;
   /** The caller-bound clients a tool gets (supabase-js, the database). */
   services?: ToolServices;
+  /** Approvals: which steps may run now (default: all). */
+  gate?: StepGate;
+  /** Awaited before a step that is not read-only runs (a persisted run records it as started). */
+  beforeWrite?: (position: number) => Promise<void>;
+  /** Leave steps the deadline reaches without an entry (a persisted run resumes them). */
+  keepUnrun?: boolean;
 }
 
-/** Executes the steps and returns their trace entries, in plan order. */
-export async function executePlan(input: ExecuteInput): Promise<ActionResult[]> {
-  const results: ActionResult[] = [];
-  for (const batch of batches(input.steps)) {
-    const all = [...input.earlier, ...results];
-    for (const step of batch) {
-      input.onEvent({
-        type: "step_start",
-        index: step.position,
-        round: input.round,
-        tool: step.action.tool,
-        args: step.action.args,
-      });
-    }
-    const done = await Promise.all(batch.map(async (step) => {
-      const result = { ...(await runStep(step, input, all)), round: input.round };
-      input.onEvent({ type: "step_end", index: step.position, round: input.round, result });
-      return result;
-    }));
-    for (const result of done) {
-      results.push(result);
-      if (result.success) input.context[result.tool] = result.output;
-    }
-  }
-  return results;
+/** This round's new entries by run position; steps without one were left for later. */
+export type StepEntries = Map<number, ActionResult>;
+
+/** Is this entry a step held for approval (its own, or one it needs)? */
+export function isHeld(result: ActionResult | undefined): boolean {
+  return result?.code === "APPROVAL_PENDING";
 }
 
-/**
- * The steps in groups that run together: a group is one step, or consecutive
- * read-only steps (at most {@link MAX_PARALLEL}) none of which references another.
- */
-export function batches(steps: readonly CheckedStep[]): CheckedStep[][] {
-  const groups: CheckedStep[][] = [];
-  let current: CheckedStep[] = [];
-  for (const step of steps) {
-    // finalize_summary reads every earlier result, so it never joins a group.
-    const parallel = isReadOnly(step) && step.action.tool !== FINALIZE_TOOL &&
-      current.length < MAX_PARALLEL && current.every(isReadOnly) && !referencesAny(step, current);
-    if (!parallel && current.length > 0) {
-      groups.push(current);
-      current = [];
-    }
-    current.push(step);
-  }
-  if (current.length > 0) groups.push(current);
-  return groups;
-}
-
-function isReadOnly(step: CheckedStep): boolean {
-  return (step.status === "ok" || step.status === "deferred") &&
-    step.tool.annotations?.readOnlyHint === true;
-}
-
-function referencesAny(step: CheckedStep, group: readonly CheckedStep[]): boolean {
-  const positions = new Set(group.map((s) => s.position));
-  return findReferences(step.action.args).some(({ pointer }) => {
-    const parsed = parsePointer(pointer);
-    return typeof parsed !== "string" && positions.has(parsed.step);
+/** Executes the steps and returns their entries by position (see {@link ExecuteInput}). */
+export async function executePlan(input: ExecuteInput): Promise<StepEntries> {
+  const entries: StepEntries = new Map();
+  // Steps that cannot run now: held for approval (they have an entry) or left unrun.
+  const waiting = new Map<number, "held" | "unrun">();
+  const todo = input.steps.filter((step) => {
+    const done = input.earlier[step.position];
+    return done === undefined || isHeld(done);
   });
+  for (const batch of batches(todo)) {
+    const all = withEntries(input.earlier, entries);
+    const ready: CheckedStep[] = [];
+    for (const step of batch) {
+      const blocker = blockedBy(step, waiting);
+      if (blocker === undefined) ready.push(step);
+      else if (blocker === "unrun") waiting.set(step.position, "unrun");
+      else {
+        waiting.set(step.position, "held");
+        entries.set(step.position, waitsFor(step, input.round, blocker));
+      }
+    }
+    const done = await Promise.all(ready.map((step) => runStep(step, input, all)));
+    done.forEach((outcome, i) => {
+      const { position } = ready[i];
+      if (outcome === "unrun") return void waiting.set(position, "unrun");
+      const result = { ...outcome, round: input.round };
+      entries.set(position, result);
+      if (isHeld(result)) return void waiting.set(position, "held");
+      input.onEvent({ type: "step_end", index: position, round: input.round, result });
+      if (result.success) input.context[result.tool] = result.output;
+    });
+  }
+  return entries;
+}
+
+/** The run's entries with this round's new ones in place. */
+function withEntries(earlier: readonly ActionResult[], entries: StepEntries): ActionResult[] {
+  const all = [...earlier];
+  for (const [position, result] of entries) all[position] = result;
+  return all;
+}
+
+/** The entry of a step that waits for the approval of step `on` (its own, or one it needs). */
+function waitsFor(step: CheckedStep, round: number, on: number): ActionResult {
+  return {
+    tool: step.action.tool,
+    input: step.action.args,
+    output: null,
+    success: false,
+    error: `waiting: step ${on} needs a person's approval first`,
+    code: "APPROVAL_PENDING",
+    durationMs: 0,
+    round,
+  };
+}
+
+type Failed = (code: StepErrorCode, error: string, args?: unknown) => Omit<ActionResult, "round">;
+
+/** The step's tool and parsed args (references resolved), or the entry saying why it cannot run. */
+function prepareArgs(
+  step: CheckedStep,
+  input: ExecuteInput,
+  earlier: readonly ActionResult[],
+  failed: Failed,
+): { tool: RegisteredTool; args: unknown } | { refused: Omit<ActionResult, "round"> } {
+  const name = step.action.tool;
+  switch (step.status) {
+    case "unknown_tool":
+      input.logger.warn("plan names an unknown tool; step skipped", {
+        tool: loggableToolName(name),
+        index: step.position,
+      });
+      return { refused: failed("UNKNOWN_TOOL", `unknown tool "${name}"`) };
+    case "not_permitted":
+      input.logger.warn("plan names a tool the policy does not permit; step refused", {
+        tool: loggableToolName(name),
+        index: step.position,
+        mode: input.request.mode,
+      });
+      return { refused: failed("TOOL_NOT_PERMITTED", step.reason) };
+    case "invalid_args":
+      return {
+        refused: failed("TOOL_ARGS_INVALID", `invalid args: ${describeIssues(step.issues)}`),
+      };
+    case "ok":
+      return { tool: step.tool, args: step.args };
+  }
+  const resolved = resolveReferences(step.action.args, earlier);
+  if (!resolved.ok) return { refused: failed(resolved.code, resolved.error) };
+  const parsed = parseArgs(step.tool, resolved.args);
+  if (!parsed.ok) {
+    return {
+      refused: failed(
+        "TOOL_ARGS_INVALID",
+        `invalid args once references were resolved: ${describeIssues(parsed.issues)}`,
+        resolved.args,
+      ),
+    };
+  }
+  return { tool: step.tool, args: parsed.args };
 }
 
 async function runStep(
   step: CheckedStep,
   input: ExecuteInput,
   earlier: readonly ActionResult[],
-): Promise<Omit<ActionResult, "round">> {
+): Promise<Omit<ActionResult, "round"> | "unrun"> {
   const { tool: name, args: planned } = step.action;
+  const start = () =>
+    input.onEvent({
+      type: "step_start",
+      index: step.position,
+      round: input.round,
+      tool: name,
+      args: planned,
+    });
   const failed = (code: StepErrorCode, error: string, args: unknown = planned) => ({
     tool: name,
     input: args,
@@ -127,44 +207,35 @@ async function runStep(
     code,
     durationMs: 0,
   });
-  switch (step.status) {
-    case "unknown_tool":
-      input.logger.warn("plan names an unknown tool; step skipped", {
-        tool: loggableToolName(name),
-        index: step.position,
-      });
-      return failed("UNKNOWN_TOOL", `unknown tool "${name}"`);
-    case "not_permitted":
-      input.logger.warn("plan names a tool the policy does not permit; step refused", {
-        tool: loggableToolName(name),
-        index: step.position,
-        mode: input.request.mode,
-      });
-      return failed("TOOL_NOT_PERMITTED", step.reason);
-    case "invalid_args":
-      return failed("TOOL_ARGS_INVALID", `invalid args: ${describeIssues(step.issues)}`);
+  const prepared = prepareArgs(step, input, earlier, failed);
+  if ("refused" in prepared) {
+    start();
+    return prepared.refused;
   }
-  let args = step.status === "ok" ? step.args : undefined;
-  if (step.status === "deferred") {
-    const resolved = resolveReferences(planned, earlier);
-    if (!resolved.ok) return failed(resolved.code, resolved.error);
-    const parsed = parseArgs(step.tool, resolved.args);
-    if (!parsed.ok) {
-      return failed(
-        "TOOL_ARGS_INVALID",
-        `invalid args once references were resolved: ${describeIssues(parsed.issues)}`,
-        resolved.args,
-      );
-    }
-    args = parsed.args;
-  }
+  const { tool, args } = prepared;
   if (input.signal.aborted) {
+    if (input.keepUnrun) return "unrun";
+    start();
     return failed(
       input.signal.reason instanceof TimeoutReason ? "DEADLINE_EXCEEDED" : "CANCELLED",
       `not run: ${describeError(input.signal.reason)} before this step started`,
       args,
     );
   }
+  const verdict = input.gate?.(step, args) ?? { kind: "run" };
+  if (verdict.kind === "pending") {
+    return failed(
+      "APPROVAL_PENDING",
+      `waiting for a person's approval (${verdict.approvalId})`,
+      args,
+    );
+  }
+  start();
+  if (verdict.kind === "denied") {
+    const why = verdict.reason ? `: ${verdict.reason}` : "";
+    return failed("APPROVAL_DENIED", `a person denied this call${why}`, args);
+  }
+  if (tool.annotations?.readOnlyHint !== true) await input.beforeWrite?.(step.position);
   const timeout = startDeadline(input.stepTimeoutMs, {
     kind: "step_timeout",
     parents: [input.signal],
@@ -173,7 +244,7 @@ async function runStep(
   try {
     const output = await raceAbort(
       (async () =>
-        step.tool.run({
+        tool.run({
           ...(await input.services?.(input.caller)),
           args,
           context: input.context,

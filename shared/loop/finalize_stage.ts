@@ -25,6 +25,8 @@ export interface TurnToStore {
   summaryMessage?: string;
   results: readonly ActionResult[];
   requestId?: string;
+  /** The persisted run the turn belongs to (its turn is stored once, however often it is tried). */
+  runId?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function storeTurn(turn: TurnToStore, signal: AbortSignal): Promise
         events: turn.results.map((result) =>
           toAuditEvent(result, { sessionId, requestId: turn.requestId })
         ),
+        ...(turn.runId ? { runId: turn.runId } : {}),
       }),
       signal,
     );

@@ -116,12 +116,33 @@ interface Checked {
 }
 
 /**
+ * Checks a plan made earlier (a resumed run's open round) against the tools
+ * offered now, as {@link planStage} checks a new one.
+ */
+export function checkPlanned(
+  plan: readonly PlannedAction[],
+  input: Omit<PlanStageInput, "context" | "signal"> & { offset: number },
+): CheckedStep[] {
+  const offered = new Set(offeredTools(input).map((tool) => tool.name));
+  return checkSteps(plan, {
+    registry: input.registry,
+    offered,
+    refusal: (tool) =>
+      input.policy.refusal(tool, { caller: input.caller, mode: input.request.mode }),
+    offset: input.offset,
+  });
+}
+
+/**
  * The registry's tools that the policy permits to this mode and caller,
  * restricted to `availableTools` when the request names some; in a refinement
  * run, without the tools that start and score a loop (the runner does that).
  */
 function offeredTools(
-  { registry, request, logger, policy, caller }: PlanStageInput,
+  { registry, request, logger, policy, caller }: Pick<
+    PlanStageInput,
+    "registry" | "request" | "logger" | "policy" | "caller"
+  >,
 ): PlannerTool[] {
   const permitted = policy.filter(registry.getToolMetadataList(), { caller, mode: request.mode });
   const all = request.refinement

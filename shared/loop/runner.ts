@@ -1,86 +1,46 @@
 /**
  * The MCP loop: context → rounds of plan → execute (→ score) → finalize, with
  * the executor rules of DESIGN.md. `McpLoopRunner` holds the dependencies;
- * `runMcpLoop` is the one-call form.
+ * `runMcpLoop` is the one-call form. With a run store every request is a run:
+ * a row with its checkpoint and events, which can wait for a person's
+ * approval, pause at its deadline, be resumed (drive.ts goes on from the
+ * checkpoint through the same rounds) and be cancelled.
  */
-import { type MCPRequest, MCPRequest as MCPRequestSchema, type MCPResponse } from "../contracts.ts";
-import { AppError } from "../errors.ts";
-import { withLogFields } from "../log/log_fields.ts";
 import {
-  ANONYMOUS,
-  type Caller,
-  type ConversationStore,
-  type Embedder,
-  type Logger,
-  type Planner,
-  SILENT_LOGGER,
-} from "../ports.ts";
-import { toOutput as toLoopOutput } from "../refinement/refinement_tools.ts";
-import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
-import type { ToolServices } from "../tools/tool.ts";
-import type { ToolRegistry } from "../tools/tool_registry.ts";
+  type LoopEvent,
+  type MCPRequest,
+  MCPRequest as MCPRequestSchema,
+  type MCPResponse,
+} from "../contracts.ts";
+import { AppError, describeError } from "../errors.ts";
+import { withLogFields } from "../log/log_fields.ts";
+import { ANONYMOUS, type Caller, type Logger, SILENT_LOGGER } from "../ports.ts";
+import type { ApprovalDecision } from "../runs/run_contract.ts";
+import { initialCheckpoint, type RunCheckpoint } from "../runs/run_state.ts";
+import { RunSession } from "../runs/run_session.ts";
+import type { RunRecord } from "../runs/run_store.ts";
 import { startDeadline } from "./abort.ts";
-import { loadLoopContext } from "./context_stage.ts";
-import { storeTurn, summaryOf } from "./finalize_stage.ts";
-import { contextEvent, type LoopEventListener, safeListener } from "./events.ts";
-import { openRefinementLoop, type RefinementDeps } from "./refinement_stage.ts";
-import { type RoundTiming, runRounds } from "./rounds.ts";
+import { asStageError, type LoadedContext, loadLoopContext } from "./context_stage.ts";
+import { drive, type DriveInput } from "./drive.ts";
+import { contextEvent, safeListener } from "./events.ts";
+import { openRefinementLoop } from "./refinement_stage.ts";
+import { checkpointToResume, rebuildContext, resumedResults, runNotFound } from "./resume.ts";
+import type { RoundsState } from "./rounds.ts";
+import { runPart, type RunsDeps } from "./run_part.ts";
 import { UsageTotals } from "./usage.ts";
+import {
+  DEFAULT_LOOP_OPTIONS,
+  type LoopDeps,
+  type LoopOptions,
+  type RunOptions,
+} from "./loop_types.ts";
+import { cancelRun, recordEarlyFailure } from "./run_cancel.ts";
+import { driveInput, timeStage } from "./drive_input.ts";
+import { freshProgress, fromCheckpoint } from "./checkpoint_codec.ts";
 
-/** Tunables of the loop. */
-export interface LoopOptions {
-  /** Whole-request deadline in ms (default 10 000, the source's "within 10 s"). */
-  deadlineMs: number;
-  /** Per-step timeout in ms (default 8 000; a step never outlives the deadline). */
-  stepTimeoutMs: number;
-  /** What an unknown tool in a plan does: skip and record (default) or fail the request. */
-  unknownTool: "skip" | "fail";
-  /** What invalid args do: fail the request before anything runs (default) or skip the step. */
-  invalidArgs: "fail" | "skip";
-  /** Most rounds per request unless the request says (default 3; 1 is a one-shot plan). */
-  maxRounds: number;
-}
-
-/** The defaults of {@link LoopOptions}. */
-export const DEFAULT_LOOP_OPTIONS: Readonly<LoopOptions> = Object.freeze({
-  deadlineMs: 10_000,
-  stepTimeoutMs: 8_000,
-  unknownTool: "skip",
-  invalidArgs: "fail",
-  maxRounds: 3,
-});
-
-/** What the loop depends on. */
-export interface LoopDeps {
-  registry: ToolRegistry;
-  planner: Planner;
-  embedder: Embedder;
-  store: ConversationStore;
-  logger?: Logger;
-  options?: Partial<LoopOptions>;
-  /** Which tools each mode and caller may use (default: every tool for everyone). */
-  policy?: ToolPolicy;
-  /** Refinement loops and their scorer, for requests with `refinement` (see refinement_stage.ts). */
-  refinement?: RefinementDeps;
-  /** The caller-bound clients tools get (supabase-js, the database). */
-  services?: ToolServices;
-}
-
-/** Per-run options. */
-export interface RunOptions {
-  /** Who is calling (default: anonymous). */
-  caller?: Caller;
-  /** Progress events; a throwing listener is ignored. */
-  onEvent?: LoopEventListener;
-  /** Aborts the run (e.g. the client went away). */
-  signal?: AbortSignal;
-  /** Correlates audit rows with logs. */
-  requestId?: string;
-  /** Filled with the milliseconds each stage took (context, plan, execute, score, finalize). */
-  stageTimings?: Record<string, number>;
-  /** Filled with each round's timings (plan, execute, score). */
-  roundTimings?: RoundTiming[];
-}
+// The loop's options and dependencies live in loop_types.ts; they are part of this entry point.
+export { DEFAULT_LOOP_OPTIONS } from "./loop_types.ts";
+export type { LoopDeps, LoopOptions, RunOptions } from "./loop_types.ts";
 
 /** Runs MCP loop requests against one set of dependencies. */
 export class McpLoopRunner {
@@ -99,122 +59,205 @@ export class McpLoopRunner {
    * rounds.ts), then the turn is stored. Returns the full trace.
    */
   async run(request: MCPRequest, options: RunOptions = {}): Promise<MCPResponse> {
+    const caller = options.caller ?? ANONYMOUS;
+    const logger = this.#logFor(caller, options);
     const { deadlineMs } = this.#options;
+    const maxRounds = request.maxRounds ?? this.#options.maxRounds;
+    const runs = this.#deps.runs;
+    const session = runs
+      ? await RunSession.start({
+        store: runs.store,
+        hub: runs.hub,
+        caller,
+        sessionId: request.sessionId,
+        request,
+        checkpoint: initialCheckpoint({ maxRounds, budgetMs: deadlineMs }),
+        leaseMs: deadlineMs + LEASE_MARGIN_MS,
+      }).catch((error) => {
+        throw asStageError(
+          error,
+          NEVER_ABORTED,
+          (cause) => `Could not record the run in the database: ${describeError(cause)}; try again`,
+          "DB_UNAVAILABLE",
+        );
+      })
+      : undefined;
+    const emit = this.#emitter(options, logger, session);
+    if (session) emit({ type: "run", runId: session.id });
+    const started = performance.now();
+    let loaded: LoadedContext;
+    let state: RoundsState;
+    const usage = new UsageTotals();
     const deadline = startDeadline(deadlineMs, { parents: [options.signal] });
-    // Steps stop a little before the deadline so the turn can still be stored in time.
-    const stepsDeadline = startDeadline(deadlineMs - Math.min(250, deadlineMs / 10), {
-      parents: [deadline.signal],
-    });
-    // Storing the turn follows the deadline only: once tools have run, a client going away
-    // must not leave the turn half-reported ("nothing was saved") while the statement commits.
-    const storeDeadline = startDeadline(deadlineMs);
     try {
-      return await this.#run(request, options, {
-        signal: deadline.signal,
-        stepsSignal: stepsDeadline.signal,
-        storeSignal: storeDeadline.signal,
-      });
+      const { embedder, store } = this.#deps;
+      loaded = await timeStage(
+        options.stageTimings,
+        "context",
+        () => loadLoopContext({ request, caller, embedder, store, signal: deadline.signal, usage }),
+      );
+      emit(contextEvent(loaded, embedder.model));
+      const loop = await openRefinementLoop({ deps: this.#deps.refinement, caller, request });
+      state = { roundsDone: 0, plan: [], results: [], loop };
+    } catch (error) {
+      if (session) await recordEarlyFailure(session, error, logger);
+      throw error;
     } finally {
-      storeDeadline.clear();
-      stepsDeadline.clear();
       deadline.clear();
     }
+    const progress = freshProgress(maxRounds, usage);
+    const { embeddedMessage: _vector, ...baseContext } = loaded.context;
+    const base = {
+      context: baseContext,
+      message: loaded.latest.content,
+      embedding: loaded.embedding,
+      embeddingModel: this.#deps.embedder.model,
+    };
+    const budgetMs = Math.max(1, Math.round(deadlineMs - (performance.now() - started)));
+    return await drive(driveInput(this.#deps, this.#options, {
+      request,
+      caller,
+      options,
+      logger,
+      emit,
+      state,
+      progress,
+      budgetMs,
+      context: loaded.context,
+      semanticMatches: loaded.semanticMatches,
+      base,
+      run: session && runs ? runPart(runs, session, base, () => this.#later(session)) : undefined,
+    }));
   }
 
-  async #run(
-    request: MCPRequest,
-    options: RunOptions,
-    { signal, stepsSignal, storeSignal }: {
-      signal: AbortSignal;
-      stepsSignal: AbortSignal;
-      storeSignal: AbortSignal;
-    },
+  /**
+   * Goes on with a stored run: with `approvals`, one waiting for them (each
+   * call approved runs once, each denied one fails with APPROVAL_DENIED);
+   * without, one paused at its deadline (a fresh deadline) or abandoned by
+   * its process. Answers like {@link run}.
+   */
+  async resume(
+    runId: string,
+    options: RunOptions & { approvals?: readonly ApprovalDecision[] } = {},
   ): Promise<MCPResponse> {
-    const { registry, planner, embedder, store } = this.#deps;
+    const runs = this.#requireRuns();
     const caller = options.caller ?? ANONYMOUS;
+    const record = await runs.store.get(caller, runId);
+    if (!record) throw runNotFound(runId);
+    const checkpoint = checkpointToResume(record, { approvals: options.approvals });
+    const logger = this.#logFor(caller, options);
+    const session = await RunSession.claim({
+      store: runs.store,
+      hub: runs.hub,
+      record,
+      caller,
+      checkpoint,
+      leaseMs: this.#options.deadlineMs + LEASE_MARGIN_MS,
+    });
+    return await this.#continue(record, checkpoint, session, options, logger);
+  }
+
+  /** Stops a run: at once if it waits or is paused, else at its next step boundary. */
+  cancel(runId: string, { caller = ANONYMOUS }: { caller?: Caller } = {}): Promise<RunRecord> {
+    return cancelRun(this.#requireRuns(), runId, caller);
+  }
+
+  async #continue(
+    record: RunRecord,
+    checkpoint: RunCheckpoint,
+    session: RunSession,
+    options: RunOptions,
+    logger: Logger,
+  ): Promise<MCPResponse> {
+    const runs = this.#requireRuns();
+    const caller = session.caller;
+    const base = record.base!;
+    const results = resumedResults(checkpoint);
+    const loop = checkpoint.loopId && this.#deps.refinement
+      ? await this.#deps.refinement.store.get(caller, checkpoint.loopId)
+      : undefined;
+    const { state, progress } = fromCheckpoint(checkpoint, { results, loop });
+    // Waiting for a person stops the clock; a run paused at its deadline gets a new one.
+    const budgetMs = record.status === "waiting_approval" && checkpoint.budgetMs > 0
+      ? checkpoint.budgetMs
+      : this.#options.deadlineMs;
+    return await drive(driveInput(this.#deps, this.#options, {
+      request: record.request,
+      caller,
+      options,
+      logger,
+      emit: this.#emitter(options, logger, session),
+      state,
+      progress,
+      budgetMs,
+      context: rebuildContext(base, results),
+      semanticMatches: (base.context.semanticMatches ?? []) as DriveInput["semanticMatches"],
+      base,
+      run: runPart(runs, session, base, () => this.#later(session)),
+    }));
+  }
+
+  /** Continues a run paused at its deadline in the background, a bounded number of times. */
+  #later(session: RunSession): void {
+    const runs = this.#deps.runs;
+    if (!runs?.keepAlive || !runs.backgroundContinuations) return;
+    runs.keepAlive(
+      (async () => {
+        const record = await runs.store.get(session.caller, session.id);
+        if (!record || record.checkpoint.continuations >= runs.backgroundContinuations!) return;
+        const checkpoint = {
+          ...record.checkpoint,
+          continuations: record.checkpoint.continuations + 1,
+        };
+        const claimed = await RunSession.claim({
+          store: runs.store,
+          hub: runs.hub,
+          record,
+          caller: session.caller,
+          checkpoint,
+          leaseMs: this.#options.deadlineMs + LEASE_MARGIN_MS,
+        });
+        await this.#continue(record, checkpoint, claimed, {}, this.#logger);
+      })().catch((error) =>
+        this.#logger.warn("a paused run could not go on in the background", {
+          runId: session.id,
+          error: (error as { code?: string }).code ?? "unknown",
+        })
+      ),
+    );
+  }
+
+  /** Events go to the listener and, for a persisted run, into its numbered log. */
+  #emitter(
+    options: RunOptions,
+    logger: Logger,
+    session: RunSession | undefined,
+  ): (event: LoopEvent) => void {
+    const listener = safeListener(options.onEvent, logger);
+    return (event) => listener(event, session?.record(event));
+  }
+
+  #logFor(caller: Caller, options: RunOptions): Logger {
     // Every entry of this run names its request and caller (ids only, never content).
-    const logger = options.requestId === undefined
+    return options.requestId === undefined
       ? this.#logger
       : withLogFields(this.#logger, { requestId: options.requestId, caller: caller.owner });
-    const emit = safeListener(options.onEvent, logger);
-    const timings = options.stageTimings;
-    const usage = new UsageTotals();
-    const loaded = await timeStage(
-      timings,
-      "context",
-      () => loadLoopContext({ request, caller, embedder, store, signal, usage }),
+  }
+
+  #requireRuns(): RunsDeps {
+    if (this.#deps.runs) return this.#deps.runs;
+    throw new AppError(
+      "CONFIG_INVALID",
+      "This loop keeps no runs: give the runner a run store (`runs`) to resume, approve or cancel them",
     );
-    const { context } = loaded;
-    emit(contextEvent(loaded, embedder.model));
-    const loop = await openRefinementLoop({ deps: this.#deps.refinement, caller, request });
-
-    const roundTimings = options.roundTimings ?? [];
-    const outcome = await runRounds({
-      plan: {
-        planner,
-        registry,
-        request,
-        signal,
-        logger,
-        policy: this.#deps.policy ?? OPEN_POLICY,
-        caller,
-        usage,
-      },
-      execute: {
-        context,
-        request,
-        caller,
-        signal: stepsSignal,
-        stepTimeoutMs: this.#options.stepTimeoutMs,
-        logger,
-        onEvent: emit,
-        usage,
-        services: this.#deps.services,
-      },
-      rules: this.#options,
-      maxRounds: request.maxRounds ?? this.#options.maxRounds,
-      stepsSignal,
-      refinement: loop && this.#deps.refinement ? { deps: this.#deps.refinement, loop } : undefined,
-      emit,
-      timings: roundTimings,
-    });
-    if (timings) addRoundTimings(timings, roundTimings);
-    const { plan, results: intermediateResults } = outcome;
-
-    const summaryMessage = summaryOf(intermediateResults);
-    if (summaryMessage !== undefined) emit({ type: "summary", summaryMessage });
-
-    await timeStage(timings, "finalize", () =>
-      storeTurn({
-        store,
-        caller,
-        request,
-        message: {
-          content: loaded.latest.content,
-          embedding: loaded.embedding,
-          embeddingModel: embedder.model,
-        },
-        summaryMessage,
-        results: intermediateResults,
-        requestId: options.requestId,
-      }, storeSignal));
-
-    return {
-      success: true,
-      data: {
-        context,
-        intermediateResults,
-        plan,
-        semanticMatches: loaded.semanticMatches,
-        summaryMessage,
-        rounds: outcome.rounds,
-        stopReason: outcome.stopReason,
-        usage: usage.total,
-        ...(outcome.loop ? { refinement: toLoopOutput(outcome.loop) } : {}),
-      },
-    };
   }
 }
+
+/** A signal that never aborts (a stage with no deadline of its own). */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** How long a run's process holds it past its deadline before another may take it over. */
+const LEASE_MARGIN_MS = 30_000;
 
 /**
  * Runs one request through the loop.
@@ -242,29 +285,4 @@ export function runMcpLoop(
     );
   }
   return new McpLoopRunner(deps).run(parsed.data, options);
-}
-
-/** Runs a stage, adding its duration to `timings` (whether it succeeds or throws). */
-async function timeStage<T>(
-  timings: Record<string, number> | undefined,
-  stage: string,
-  fn: () => Promise<T>,
-): Promise<T> {
-  if (!timings) return fn();
-  const started = performance.now();
-  try {
-    return await fn();
-  } finally {
-    timings[stage] = Math.round((performance.now() - started) * 10) / 10;
-  }
-}
-
-/** The rounds' plan, execute and score times, summed into the stage timings. */
-function addRoundTimings(timings: Record<string, number>, rounds: readonly RoundTiming[]): void {
-  for (const stage of ["plan", "execute", "score"] as const) {
-    const total = rounds.reduce((sum, round) => sum + (round[stage] ?? 0), 0);
-    if (stage !== "score" || rounds.some((round) => round.score !== undefined)) {
-      timings[stage] = Math.round(total * 10) / 10;
-    }
-  }
 }

@@ -8,7 +8,12 @@ import type { TokenUsage, UsageMeter } from "../ports.ts";
  * as before.
  */
 export class UsageTotals implements UsageMeter {
-  #usage: Usage = { modelCalls: 0, promptTokens: 0, completionTokens: 0 };
+  #usage: Usage;
+
+  /** Starts from `initial` (a resumed run's usage so far). */
+  constructor(initial: Usage = { modelCalls: 0, promptTokens: 0, completionTokens: 0 }) {
+    this.#usage = { ...initial };
+  }
 
   add(tokens?: TokenUsage): void {
     const { cachedTokens } = this.#usage;

@@ -18,6 +18,7 @@ import { keepAlive } from "./keep_alive.ts";
 import type { AuditEvent, AuditLog, Caller, Sql } from "../ports.ts";
 import { asCaller } from "./as_caller.ts";
 import { eventToJson } from "./sql_conversation_store.ts";
+import { toSafeText } from "./sql_values.ts";
 
 interface Pending {
   caller: Caller;
@@ -89,7 +90,11 @@ export class SqlAuditLog implements AuditLog {
   async #writeBatch(batch: Pending[]): Promise<void> {
     const byCaller = new Map<string, Pending[]>();
     for (const pending of batch) {
-      const key = `${pending.caller.owner}\u0000${pending.caller.userId ?? ""}`;
+      const [first] = pending.events;
+      // One INSERT per writer and origin: rows carry the source and session of their call.
+      const key =
+        `${pending.caller.owner}\u0000${pending.caller.userId ?? ""}\u0000${first.source}` +
+        `\u0000${first.sessionId ?? ""}`;
       const group = byCaller.get(key);
       if (group) group.push(pending);
       else byCaller.set(key, [pending]);
@@ -114,14 +119,16 @@ export class SqlAuditLog implements AuditLog {
   }
 
   async #insert(group: Pending[]): Promise<void> {
-    const { caller } = group[0];
+    const { caller, events: [first] } = group[0];
     const rows = group.flatMap((pending) => pending.events.map(eventToJson));
     await asCaller(
       this.#sql,
       caller,
       (db) =>
-        db.query("select public.record_mcp_events($1, 'mcp', null, $2::jsonb)", [
+        db.query("select public.record_mcp_events($1, $2, $3, $4::jsonb)", [
           caller.owner,
+          first.source,
+          first.sessionId === undefined ? null : toSafeText(first.sessionId),
           `[${rows.join(",")}]`,
         ]),
     );

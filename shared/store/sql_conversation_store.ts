@@ -80,12 +80,12 @@ export class SqlConversationStore implements ConversationStore {
   }
 
   async saveTurn(
-    { caller, sessionId, userMessage, assistantMessage, events }: SaveTurnInput,
+    { caller, sessionId, userMessage, assistantMessage, events, runId }: SaveTurnInput,
   ): Promise<void> {
     const eventsJson = `[${events.map(eventToJson).join(",")}]`;
     await asCaller(this.#sql, caller, (db) =>
       db.query(
-        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb)",
+        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb, $8::uuid)",
         [
           toSafeText(sessionId),
           caller.owner,
@@ -94,6 +94,7 @@ export class SqlConversationStore implements ConversationStore {
           userMessage.embeddingModel,
           assistantMessage ? toSafeText(assistantMessage.content) : null,
           eventsJson,
+          runId ?? null,
         ],
       ));
   }

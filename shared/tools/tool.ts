@@ -75,6 +75,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   /** JSON Schema of the output to show instead of one derived from `outputSchema` (remote tools). */
   outputJsonSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /**
+   * Ask a person before a call runs: `true`, or a function of the parsed args
+   * and the caller (see `MCP_LOOP_APPROVAL` for which other tools need it).
+   */
+  needsApproval?: boolean | ((args: z.output<S>, caller: Caller) => boolean);
   /** The remote MCP server the tool comes from; planners treat its description as untrusted. */
   remote?: string;
   run(params: ToolRunParams<z.output<S>>): Promise<O> | O;

@@ -28,6 +28,7 @@ const PUBLIC_NAMES = [
   "McpLoopClientOptions",
   "McpLoopError",
   "Mode",
+  "PendingApproval",
   "PlannedAction",
   "RefinementRequest",
   "ReportedAction",
@@ -100,6 +101,10 @@ function describe(event: StreamEvent): string {
       return event.data.summaryMessage ?? event.data.plan.map((step) => step.round).join();
     case "error":
       return \`\${event.error.code}: \${event.error.message}\`;
+    case "run":
+      return event.runId;
+    case "approval_required":
+      return event.pendingApprovals.map((p) => \`\${p.tool} \${p.step} \${p.expiresAt}\`).join();
     default: {
       const unknown: never = event;
       return unknown;

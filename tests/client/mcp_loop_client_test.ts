@@ -41,6 +41,7 @@ Deno.test("client.stream yields typed events in order, ending with the result", 
     const events: StreamEvent[] = [];
     for await (const event of client.stream(validBody("hello") as never)) events.push(event);
     assert.deepEqual(events.map((e) => e.type), [
+      "run",
       "context",
       "round_start",
       "plan",
@@ -114,5 +115,5 @@ Deno.test("a run that fails while streaming yields the error event, then throws 
     await assert.rejects(async () => {
       for await (const event of client.stream(validBody() as never)) seen.push(event.type);
     }, (error) => error instanceof McpLoopError && error.code === "INTERNAL");
-    assert.deepEqual(seen, ["context", "round_start", "error"]);
+    assert.deepEqual(seen, ["run", "context", "round_start", "error"]);
   }, { planner: new ScriptedPlanner(new Error("planner bug")) }));

@@ -55,7 +55,7 @@ Deno.test({
       assert.ok(output.success, stderr);
       const result = JSON.parse(new TextDecoder().decode(output.stdout));
       assert.equal(result.stopReason, "finalized");
-      assert.deepEqual(result.events.at(0), "context");
+      assert.deepEqual(result.events.slice(0, 2), ["run", "context"]);
       assert.deepEqual(result.events.at(-1), "result");
       assert.deepEqual(result.error, {
         isClientError: true,

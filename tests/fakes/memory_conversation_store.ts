@@ -34,6 +34,7 @@ export class MemoryConversationStore implements ConversationStore {
   /** When set, the next `saveTurn` throws it (and stores nothing). */
   failNextSave?: Error;
   readonly #options: MemoryOptions;
+  readonly #runs = new Set<string>();
   #seq = 0;
 
   constructor(options: Partial<MemoryOptions> = {}) {
@@ -61,13 +62,16 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   saveTurn(
-    { caller, sessionId, userMessage, assistantMessage, events }: SaveTurnInput,
+    { caller, sessionId, userMessage, assistantMessage, events, runId }: SaveTurnInput,
   ): Promise<void> {
     if (this.failNextSave) {
       const error = this.failNextSave;
       this.failNextSave = undefined;
       return Promise.reject(error);
     }
+    // A run's turn is stored once, as save_chat_turn does.
+    if (runId !== undefined && this.#runs.has(runId)) return Promise.resolve();
+    if (runId !== undefined) this.#runs.add(runId);
     this.#add(caller, sessionId, "user", userMessage.content, userMessage);
     if (assistantMessage) this.#add(caller, sessionId, "assistant", assistantMessage.content);
     for (const event of events) this.events.push({ ...event, caller: caller.owner });

@@ -105,7 +105,9 @@ Deno.test("Accept: text/event-stream streams progress events and then the result
   assert.match(res.headers.get("content-type") ?? "", /text\/event-stream/);
   const text = await res.text();
   const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+  // A persisted run first names itself (where to follow it after a disconnect).
   assert.deepEqual(events, [
+    "run",
     "context",
     "round_start",
     "plan",
@@ -116,6 +118,10 @@ Deno.test("Accept: text/event-stream streams progress events and then the result
   ]);
   const result = JSON.parse(text.trim().split("\n").at(-1)!.slice("data: ".length));
   assert.equal(result.success, true);
+  // Every progress event carries its run event number, for Last-Event-ID.
+  const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  assert.deepEqual(ids, [1, 2, 3, 4, 5, 6, 7]);
+  assert.equal(result.data.runId, JSON.parse(text.split("\n")[2].slice("data: ".length)).runId);
 });
 
 Deno.test("a loop failure during a stream ends with an error event", async () => {

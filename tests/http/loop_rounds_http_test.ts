@@ -28,6 +28,7 @@ Deno.test("a refinement run streams round_start and score per round, then the su
   ));
   const events = await readEvents(res);
   assert.deepEqual(events.map((e) => e.name), [
+    "run",
     "context",
     "round_start",
     "plan",

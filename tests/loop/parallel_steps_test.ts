@@ -1,7 +1,7 @@
 /** Consecutive independent read-only steps run at the same time; results keep plan order. */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { batches, MAX_PARALLEL } from "../../shared/loop/executor.ts";
+import { batches, MAX_PARALLEL } from "../../shared/loop/step_order.ts";
 import type { CheckedStep } from "../../shared/loop/plan_check.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 import type { RegisteredTool } from "../../shared/tools/tool_registry.ts";

@@ -46,7 +46,7 @@ async function rows(table: "chat_messages" | "mcp_events", sessionId: string): P
 
 const env = { MCP_LOOP_DEADLINE_MS: String(DEADLINE_MS), MCP_LOOP_STEP_TIMEOUT_MS: "300" };
 
-Deno.test("the database failing while the turn is stored: 503, neither the message nor the audit rows, then recovery", async () => {
+Deno.test("the database failing while the turn is stored: 503, no message, the calls that ran audited all the same, then recovery", async () => {
   const sql = new FaultySql(await sharedPglite());
   const app = await mcpApp(env, { sql });
   const session = `fault-${crypto.randomUUID()}`;
@@ -55,16 +55,17 @@ Deno.test("the database failing while the turn is stored: 503, neither the messa
   assert.equal(failed.status, 503);
   assert.equal(failed.json.error?.code, "DB_UNAVAILABLE");
   assert.ok(failed.ms < DEADLINE_MS + SLACK_MS);
+  // The turn is stored atomically or not at all; the loop it created is on record.
   assert.deepEqual([await rows("chat_messages", session), await rows("mcp_events", session)], [
     0,
-    0,
+    2,
   ]);
   sql.failWhen = () => false;
   const next = await run(app, "hello again", session);
   assert.equal(next.status, 200);
   assert.deepEqual([await rows("chat_messages", session), await rows("mcp_events", session)], [
     2,
-    1,
+    3,
   ]);
 });
 

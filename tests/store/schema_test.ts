@@ -59,6 +59,8 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
   assert.deepEqual(tables.map((t) => t.relname), [
     "chat_messages",
     "mcp_events",
+    "mcp_run_events",
+    "mcp_runs",
     "refinement_loops",
   ]);
   assert.ok(tables.every((t) => t.relrowsecurity), JSON.stringify(tables));

@@ -25,7 +25,7 @@ function recordingSql(): {
   const writes: Write[] = [];
   const query = <T>(text: string, params: unknown[] = []): Promise<T[]> => {
     assert.match(text, /record_mcp_events/);
-    const [owner, rows] = params as [string, string];
+    const [owner, , , rows] = params as [string, string, string | null, string];
     return new Promise<T[]>((resolve, reject) => {
       writes.push({
         owner,

@@ -3,18 +3,20 @@ import { type AppOverrides, createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
+import { MemoryRunStore } from "../fakes/memory_run_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 
 /** Builds the app with in-memory fakes; `env` adds configuration. */
 export function testApp(overrides: AppOverrides = {}, env: Record<string, string> = {}) {
   const sql = new FakeSql();
   const store = new MemoryConversationStore();
+  const runs = new MemoryRunStore();
   const logger = new RecordingLogger();
   const app = createApp(
     loadConfig({ MCP_LOOP_DATA_DIR: "memory://", ...env }),
-    { sql, store, logger, ...overrides },
+    { sql, store, runs, logger, ...overrides },
   );
-  return { app, sql, store, logger };
+  return { app, sql, store, runs, logger };
 }
 
 /** A POST of `body` (JSON-encoded unless it is a string) to `path`. */

@@ -65,9 +65,10 @@ export class SupabaseConversationStore implements ConversationStore {
   }
 
   async saveTurn(
-    { caller, sessionId, userMessage, assistantMessage, events }: SaveTurnInput,
+    { caller, sessionId, userMessage, assistantMessage, events, runId }: SaveTurnInput,
   ): Promise<void> {
     const { error } = await this.#client(caller).rpc("save_chat_turn", {
+      p_run_id: runId ?? null,
       p_session_id: toSafeText(sessionId),
       p_caller: caller.owner,
       p_user_content: toSafeText(userMessage.content),
@@ -76,7 +77,7 @@ export class SupabaseConversationStore implements ConversationStore {
       p_assistant_content: assistantMessage ? toSafeText(assistantMessage.content) : null,
       p_events: events.map((event) => ({
         request_id: event.requestId ?? null,
-        tool: event.tool,
+        tool: toSafeText(event.tool),
         input: JSON.parse(toJsonb(event.input)),
         output: JSON.parse(toJsonb(event.output)),
         success: event.success,

@@ -1,0 +1,144 @@
+/**
+ * `/mcp-loop/runs/{runId}`: a persisted run, seen and steered by its own
+ * caller only (anyone else's run is 404, like one that does not exist).
+ *
+ * - `GET  …/{runId}`: where it stands (status, stop reason, pending approvals, trace).
+ * - `GET  …/{runId}/events`: its events as SSE, each with its `id:`; with
+ *   `Last-Event-ID` only the later ones; then live events until it stops or pauses.
+ * - `POST …/{runId}/approvals`: decisions on its pending calls; answers like `POST /mcp-loop`.
+ * - `POST …/{runId}/resume`: goes on with a run paused at its deadline; answers likewise.
+ * - `POST …/{runId}/cancel`: stops it (at the next step boundary when running).
+ */
+import type { Authenticate } from "../auth/authenticator.ts";
+import { AppError, toAppError } from "../errors.ts";
+import type { McpLoopRunner } from "../loop/runner.ts";
+import { runNotFound } from "../loop/resume.ts";
+import type { Caller, Logger } from "../ports.ts";
+import { ApprovalsBody } from "../runs/run_contract.ts";
+import type { RunEventHub } from "../runs/run_events.ts";
+import type { RunStore } from "../runs/run_store.ts";
+import { toRunView } from "../runs/run_view.ts";
+import { answerRun } from "./answer_run.ts";
+import type { HostOriginCheck } from "./host_origin.ts";
+import { readJsonBody } from "./json_body.ts";
+import type { RequestTrace } from "./request_trace.ts";
+import { errorResponse, jsonResponse } from "./responses.ts";
+import { followRunEvents } from "./run_events_stream.ts";
+
+/** What the run routes need. */
+export interface RunsHandlerDeps {
+  runner: Pick<McpLoopRunner, "resume" | "cancel">;
+  store: RunStore;
+  hub: RunEventHub;
+  authenticate: Authenticate;
+  embeddingModel: string;
+  maxBodyBytes: number;
+  logger: Logger;
+  hostOrigin?: HostOriginCheck;
+  keepAlive?: (work: Promise<unknown>) => void;
+  /** How often a follower looks for new events of a run another process executes. */
+  pollMs?: number;
+}
+
+/** What a run route does. */
+export type RunAction = "view" | "events" | "approvals" | "resume" | "cancel";
+
+/** Builds the handler of the run routes. */
+export function createRunsHandler(
+  deps: RunsHandlerDeps,
+): (req: Request, trace: RequestTrace, runId: string, action: RunAction) => Promise<Response> {
+  return async (req, trace, runId, action) => {
+    try {
+      const refused = deps.hostOrigin?.(req);
+      if (refused) throw new AppError("FORBIDDEN", refused);
+      const caller = await deps.authenticate(req);
+      trace.caller = caller.owner;
+      trace.fields.run = action;
+      return await act(req, { deps, trace, runId, action, caller });
+    } catch (error) {
+      trace.outcome = toAppError(error).code;
+      return errorResponse(error, { logger: deps.logger, requestId: trace.id });
+    }
+  };
+}
+
+async function act(
+  req: Request,
+  { deps, trace, runId, action, caller }: {
+    deps: RunsHandlerDeps;
+    trace: RequestTrace;
+    runId: string;
+    action: RunAction;
+    caller: Caller;
+  },
+): Promise<Response> {
+  const headers = { "x-request-id": trace.id };
+  switch (action) {
+    case "view": {
+      const record = await deps.store.get(caller, runId);
+      if (!record) throw runNotFound(runId);
+      return jsonResponse(toRunView(record), 200, headers);
+    }
+    case "events": {
+      const record = await deps.store.get(caller, runId);
+      if (!record) throw runNotFound(runId);
+      trace.hold();
+      return followRunEvents({
+        store: deps.store,
+        hub: deps.hub,
+        caller,
+        runId,
+        after: lastEventId(req),
+        pollMs: deps.pollMs ?? 250,
+        requestId: trace.id,
+        signal: req.signal,
+        onEnd: () => trace.end(200, { force: true }),
+      });
+    }
+    case "cancel": {
+      const record = await deps.runner.cancel(runId, { caller });
+      return jsonResponse(toRunView(record), 200, headers);
+    }
+    case "approvals":
+    case "resume": {
+      const approvals = action === "approvals"
+        ? parseApprovals(await readJsonBody(req, { maxBytes: deps.maxBodyBytes })).approvals
+        : undefined;
+      return await answerRun(req, {
+        start: (onEvent) =>
+          deps.runner.resume(runId, {
+            caller,
+            approvals,
+            requestId: trace.id,
+            stageTimings: trace.stages,
+            roundTimings: trace.rounds,
+            onEvent,
+          }),
+        trace,
+        logger: deps.logger,
+        embeddingModel: deps.embeddingModel,
+        keepAlive: deps.keepAlive,
+      });
+    }
+  }
+}
+
+function parseApprovals(body: unknown): ApprovalsBody {
+  const parsed = ApprovalsBody.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const [first] = parsed.error.issues;
+  throw new AppError(
+    "VALIDATION_FAILED",
+    `The approvals are invalid: ${
+      first.path.join(".") || "(body)"
+    }: ${first.message}; send {"approvals":[{"id":"…","approved":true}]}`,
+    { details: { issues: parsed.error.issues.slice(0, 20) } },
+  );
+}
+
+/** `Last-Event-ID` (or `?after=`): the last event the client has; 0 for all. */
+function lastEventId(req: Request): number {
+  const raw = req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("after");
+  const value = Number(raw);
+  return raw !== null && Number.isInteger(value) && value >= 0 ? value : 0;
+}

@@ -1,0 +1,69 @@
+/**
+ * The loop's tunables, dependencies and per-run options (re-exported by
+ * runner.ts, the loop's entry point).
+ */
+import type { Caller, ConversationStore, Embedder, Logger, Planner } from "../ports.ts";
+import type { ToolPolicy } from "../tools/tool_policy.ts";
+import type { ToolServices } from "../tools/tool.ts";
+import type { ToolRegistry } from "../tools/tool_registry.ts";
+import type { LoopEventListener } from "./events.ts";
+import type { RefinementDeps } from "./refinement_stage.ts";
+import type { RoundTiming } from "./rounds.ts";
+import type { RunsDeps } from "./run_part.ts";
+
+/** Tunables of the loop. */
+export interface LoopOptions {
+  /** Whole-request deadline in ms (default 10 000, the source's "within 10 s"). */
+  deadlineMs: number;
+  /** Per-step timeout in ms (default 8 000; a step never outlives the deadline). */
+  stepTimeoutMs: number;
+  /** What an unknown tool in a plan does: skip and record (default) or fail the request. */
+  unknownTool: "skip" | "fail";
+  /** What invalid args do: fail the request before anything runs (default) or skip the step. */
+  invalidArgs: "fail" | "skip";
+  /** Most rounds per request unless the request says (default 3; 1 is a one-shot plan). */
+  maxRounds: number;
+}
+
+/** The defaults of {@link LoopOptions}. */
+export const DEFAULT_LOOP_OPTIONS: Readonly<LoopOptions> = Object.freeze({
+  deadlineMs: 10_000,
+  stepTimeoutMs: 8_000,
+  unknownTool: "skip",
+  invalidArgs: "fail",
+  maxRounds: 3,
+});
+
+/** What the loop depends on. */
+export interface LoopDeps {
+  registry: ToolRegistry;
+  planner: Planner;
+  embedder: Embedder;
+  store: ConversationStore;
+  logger?: Logger;
+  options?: Partial<LoopOptions>;
+  /** Which tools each mode and caller may use (default: every tool for everyone). */
+  policy?: ToolPolicy;
+  /** Refinement loops and their scorer, for requests with `refinement` (see refinement_stage.ts). */
+  refinement?: RefinementDeps;
+  /** The caller-bound clients tools get (supabase-js, the database). */
+  services?: ToolServices;
+  /** Persisted runs: approvals, resumes, cancels, event logs (without it a run lives in its request). */
+  runs?: RunsDeps;
+}
+
+/** Per-run options. */
+export interface RunOptions {
+  /** Who is calling (default: anonymous). */
+  caller?: Caller;
+  /** Progress events (with their run event number when persisted); a throwing listener is ignored. */
+  onEvent?: LoopEventListener;
+  /** Aborts the run (a caller stopping it; the HTTP layer leaves persisted runs to go on). */
+  signal?: AbortSignal;
+  /** Correlates audit rows with logs. */
+  requestId?: string;
+  /** Filled with the milliseconds each stage took (context, plan, execute, score, finalize). */
+  stageTimings?: Record<string, number>;
+  /** Filled with each round's timings (plan, execute, score). */
+  roundTimings?: RoundTiming[];
+}

@@ -1,0 +1,93 @@
+/**
+ * The run store port: runs, their checkpoints and their event logs, each
+ * visible only to the caller that started the run. Every write names the
+ * version it read and the statuses it expects, and loses (answers undefined)
+ * when another writer got there first.
+ */
+import type { MCPRequest } from "../contracts.ts";
+import type { Caller } from "../ports.ts";
+import type { RunStatus } from "./run_contract.ts";
+import type { RunCheckpoint } from "./run_state.ts";
+
+/** One numbered event of a run (the number is the SSE `id`). */
+export interface RunEvent {
+  seq: number;
+  type: string;
+  data: unknown;
+}
+
+/** What never changes after a run's context is loaded: what a resume rebuilds the run from. */
+export interface RunBase {
+  /** The context the planner started from (no vector, no step outputs). */
+  context: Record<string, unknown>;
+  /** The latest message, stored with the turn when the run finishes. */
+  message: string;
+  embedding: number[];
+  embeddingModel: string;
+}
+
+/** A stored run. */
+export interface RunRecord {
+  id: string;
+  sessionId: string;
+  status: RunStatus;
+  stopReason?: string;
+  request: MCPRequest;
+  base?: RunBase;
+  checkpoint: RunCheckpoint;
+  version: number;
+  /** The number of the last event written. */
+  eventSeq: number;
+  cancelRequested: boolean;
+  /** While it is running: until when its process holds it. */
+  leaseUntil?: string;
+  error?: { code: string; message: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A change to a run, applied only if it still is at `version` in one of `from`. */
+export interface RunChange {
+  from: readonly RunStatus[];
+  version: number;
+  status: RunStatus;
+  checkpoint: RunCheckpoint;
+  /** Events to append (numbered after the run's last). */
+  events?: readonly { type: string; data: unknown }[];
+  /** Set once, when the context is loaded. */
+  base?: RunBase;
+  stopReason?: string;
+  error?: { code: string; message: string };
+  /** Renews the process's hold on a running run for this long. */
+  leaseMs?: number;
+}
+
+/** What a change left: the new version and whether someone asked to cancel. */
+export interface RunSaved {
+  version: number;
+  eventSeq: number;
+  cancelRequested: boolean;
+}
+
+/** Persists runs. */
+export interface RunStore {
+  /** A new running run (version 1) with its first events. */
+  create(
+    caller: Caller,
+    run: {
+      sessionId: string;
+      request: MCPRequest;
+      checkpoint: RunCheckpoint;
+      leaseMs: number;
+      events?: readonly { type: string; data: unknown }[];
+    },
+  ): Promise<RunRecord>;
+  /** The caller's run, or undefined (another caller's run is not found either). */
+  get(caller: Caller, id: string): Promise<RunRecord | undefined>;
+  /** Applies `change`; undefined when the run moved on (another writer, another status). */
+  save(caller: Caller, id: string, change: RunChange): Promise<RunSaved | undefined>;
+  /** The run's events after `afterSeq`, in order (at most `limit`). */
+  events(caller: Caller, id: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
+  /** Asks a running or waiting run to stop; the run as it was, or undefined when not found. */
+  requestCancel(caller: Caller, id: string): Promise<RunRecord | undefined>;
+}
