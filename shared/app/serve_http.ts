@@ -129,7 +129,7 @@ export function startupFailureHandler(
   const { status, body, error: appError } = errorBody(error, { logger: SILENT_LOGGER });
   log.error("the function cannot start", {
     code: appError.code,
-    message: appError.message,
+    error: appError.message,
     ...(appError === error ? {} : { cause: describeError(error) }),
   });
   return () => Promise.resolve(jsonResponse(body, status, { "cache-control": "no-store" }));
