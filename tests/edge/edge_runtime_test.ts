@@ -23,8 +23,14 @@ import { migratedSupabasePglite } from "../support/supabase_shape.ts";
 const edge = await edgeDeno();
 if (!edge.path) console.warn(`edge runtime tests skipped: ${edge.reason}`);
 
-/** The keys the platform sets, the legacy ones included (they stay set after being disabled). */
+/**
+ * What the platform sets besides SUPABASE_URL and the database URL: the keys, the legacy ones
+ * included (they stay set after being disabled), and the instance's facts.
+ */
 const PROJECT_KEYS = {
+  SB_REGION: "eu-west-1",
+  SB_EXECUTION_ID: crypto.randomUUID(),
+  DENO_DEPLOYMENT_ID: "abcdefghijklmnopqrst_0f0e0d0c-0b0a-4000-8000-000000000001_7",
   SUPABASE_ANON_KEY: "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.legacy-anon-key",
   SUPABASE_SERVICE_ROLE_KEY: "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.legacy-service",
   SUPABASE_PUBLISHABLE_KEYS: '{"default":"sb_publishable_edge_test_default"}',
