@@ -81,3 +81,19 @@ Deno.test("a Supabase database without the migrations answers 503 saying to run 
     await served.close();
   }
 });
+
+Deno.test("a function on Supabase opens at most 2 connections per instance, however many queries run at once", async () => {
+  const shaped = await unmigrated();
+  await applyMigrations(shaped.sql);
+  for (const [env, most] of [[{}, 2], [{ MCP_LOOP_DB_MAX_CONNECTIONS: "1" }, 1]] as const) {
+    const served = await servePglite(shaped.db);
+    const sql = await openDatabase(deployed(served.url, env), new RecordingLogger());
+    try {
+      await Promise.all(Array.from({ length: 8 }, (_, i) => sql.query("select $1::int as i", [i])));
+      assert.equal(served.connections(), most);
+    } finally {
+      await sql.close();
+      await served.close();
+    }
+  }
+});

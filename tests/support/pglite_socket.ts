@@ -12,6 +12,8 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 /** A served PGlite: its database URL, and how to stop serving it. */
 export interface ServedPglite {
   url: string;
+  /** How many connections clients have opened so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -21,9 +23,12 @@ export async function servePglite(
   { maxConnections = 8 }: { maxConnections?: number } = {},
 ): Promise<ServedPglite> {
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections });
+  let connections = 0;
+  server.addEventListener("connection", () => connections++);
   await server.start();
   return {
     url: `postgresql://postgres:postgres@${server.getServerConn()}/postgres`,
+    connections: () => connections,
     close: () => server.stop(),
   };
 }
