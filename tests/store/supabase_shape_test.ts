@@ -9,63 +9,21 @@
  */
 import assert from "node:assert/strict";
 import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
-import type { Caller, SqlTx } from "../../shared/ports.ts";
+import type { Caller } from "../../shared/ports.ts";
 import { LoopNotFoundError } from "../../shared/errors.ts";
 import { SCHEMA_FUNCTIONS } from "../../shared/store/migrations.ts";
 import { SqlRefinementStore } from "../../shared/store/sql_refinement_store.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { USER_A, USER_B, userClaims } from "../auth/test_tokens.ts";
-import { migratedSupabasePglite } from "../support/supabase_shape.ts";
+import {
+  asAnon,
+  asUser,
+  CHAT_MODEL,
+  migratedSupabasePglite,
+  twoUsersTalk,
+} from "../support/supabase_shape.ts";
 
-const MODEL = "hashing-v1";
 const vector = (text: string) => toVectorLiteral(hashingVector(text));
-
-/** Runs `fn` as PostgREST runs a request: one transaction, as `role`, with `claims`. */
-async function as<T>(
-  role: "authenticated" | "anon",
-  claims: Record<string, unknown>,
-  fn: (tx: SqlTx) => Promise<T>,
-): Promise<T> {
-  const { sql } = await migratedSupabasePglite();
-  return await sql.transaction(async (tx) => {
-    await tx.query(
-      "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)",
-      [role, JSON.stringify(claims)],
-    );
-    return await fn(tx);
-  });
-}
-
-const asUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) =>
-  as("authenticated", userClaims(user), fn);
-const asAnon = <T>(fn: (tx: SqlTx) => Promise<T>) => as("anon", { role: "anon" }, fn);
-
-/** Both users say something in the same session id, each with an audit row. */
-async function twoUsersTalk() {
-  const session = `shared-${crypto.randomUUID()}`;
-  for (const [user, word] of [[USER_A, "alpha"], [USER_B, "bravo"]]) {
-    await asUser(user, (tx) =>
-      tx.query(
-        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb)",
-        [
-          session,
-          `user:${user}`,
-          `${word} private note about the launch`,
-          vector(`${word} private note about the launch`),
-          MODEL,
-          `${word} reply`,
-          JSON.stringify([{
-            tool: `${word}_tool`,
-            input: {},
-            output: {},
-            success: true,
-            duration_ms: 1,
-          }]),
-        ],
-      ));
-  }
-  return session;
-}
 
 Deno.test("Supabase shape: the migrations apply unchanged, with vector in extensions and auth.uid() as Supabase defines it", async () => {
   const { sql } = await migratedSupabasePglite();
@@ -89,19 +47,19 @@ Deno.test("Supabase shape: two users on one session id never see each other's me
       // Each call passes the other user's owner key and id: the functions and RLS ignore them.
       loaded: await tx.query<{ content: string }>(
         "select content from public.load_chat_context($1, $2, $3::vector, $4, 10, 10, -1, 'session')",
-        [session, `user:${other}`, query, MODEL],
+        [session, `user:${other}`, query, CHAT_MODEL],
       ),
       loadedAcrossSessions: await tx.query<{ content: string }>(
         "select content from public.load_chat_context($1, $2, $3::vector, $4, 0, 50, -1, 'user')",
-        [session, `user:${other}`, query, MODEL],
+        [session, `user:${other}`, query, CHAT_MODEL],
       ),
       matched: await tx.query<{ content: string }>(
         "select content from public.match_chat_messages($1::vector, 50, -1, $2)",
-        [query, MODEL],
+        [query, CHAT_MODEL],
       ),
       matchedAsOther: await tx.query<{ content: string }>(
         "select content from public.match_chat_messages($1::vector, 50, -1, $2, $3, $4::uuid, '{}', $5)",
-        [query, MODEL, session, other, `user:${other}`],
+        [query, CHAT_MODEL, session, other, `user:${other}`],
       ),
       listed: await tx.query<{ content: string }>(
         "select content from public.list_chat_messages($1, $2)",

@@ -13,8 +13,11 @@
  * are shared), and only the roles and schemas below exist.
  */
 import type { PGlite } from "@electric-sql/pglite";
+import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import type { Sql, SqlTx } from "../../shared/ports.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
+import { toVectorLiteral } from "../../shared/store/sql_values.ts";
+import { USER_A, USER_B, userClaims } from "../auth/test_tokens.ts";
 
 /** What a Supabase database has before a project's first migration. */
 export const SUPABASE_SHAPE_SQL = `
@@ -108,4 +111,57 @@ export function pgliteSql(db: PGlite): Sql {
     transaction: (fn) => db.transaction((tx) => fn(asTx(tx))),
     close: () => db.close(),
   };
+}
+
+/** The embedding model the helpers store messages under. */
+export const CHAT_MODEL = "hashing-v1";
+
+/** Runs `fn` as PostgREST runs a request: one transaction, as `role`, with `claims`. */
+export async function asRole<T>(
+  role: "authenticated" | "anon",
+  claims: Record<string, unknown>,
+  fn: (tx: SqlTx) => Promise<T>,
+): Promise<T> {
+  const { sql } = await migratedSupabasePglite();
+  return await sql.transaction(async (tx) => {
+    await tx.query(
+      "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)",
+      [role, JSON.stringify(claims)],
+    );
+    return await fn(tx);
+  });
+}
+
+/** Runs `fn` as a signed-in user (see {@link asRole}). */
+export const asUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) =>
+  asRole("authenticated", userClaims(user), fn);
+
+/** Runs `fn` as the anon role, as a request with only the project's public key does. */
+export const asAnon = <T>(fn: (tx: SqlTx) => Promise<T>) => asRole("anon", { role: "anon" }, fn);
+
+/** Both users say something in the same session id, each with an audit row. */
+export async function twoUsersTalk(): Promise<string> {
+  const session = `shared-${crypto.randomUUID()}`;
+  for (const [user, word] of [[USER_A, "alpha"], [USER_B, "bravo"]]) {
+    await asUser(user, (tx) =>
+      tx.query(
+        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb)",
+        [
+          session,
+          `user:${user}`,
+          `${word} private note about the launch`,
+          toVectorLiteral(hashingVector(`${word} private note about the launch`)),
+          CHAT_MODEL,
+          `${word} reply`,
+          JSON.stringify([{
+            tool: `${word}_tool`,
+            input: {},
+            output: {},
+            success: true,
+            duration_ms: 1,
+          }]),
+        ],
+      ));
+  }
+  return session;
 }
