@@ -2,13 +2,18 @@
  * `deno task start`: serves the function locally (and under any Deno host) —
  * on 127.0.0.1 unless `MCP_LOOP_HOSTNAME`/`HOST` says otherwise, holding the
  * PGlite data folder's lock, printing the URLs it serves, and on SIGINT or
- * SIGTERM stopping, flushing the audit log and closing the database. Under
- * Supabase's edge runtime it only builds the app and hands it to `Deno.serve`.
+ * SIGTERM stopping once (a Ctrl-C reaches both `deno task` and the server, so
+ * two signals are the rule), flushing the audit log and closing the database.
+ * Under Supabase's edge runtime it only builds the app and hands it to
+ * `Deno.serve`; a configuration it cannot start with is answered, not crashed on.
  */
 import "./zod_tuning.ts";
-import { configSecrets, loadConfigOrExit } from "../config/config.ts";
+import { configSecrets, loadConfig, loadConfigOrExit } from "../config/config.ts";
+import { describeError } from "../errors.ts";
+import { errorBody, jsonResponse } from "../http/responses.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
 import { createRedactor } from "../log/redact.ts";
+import { type Logger, SILENT_LOGGER } from "../ports.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import type { App } from "./app.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
@@ -20,15 +25,20 @@ import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
 export async function serveFunction(
   { tools }: { tools: readonly ToolDefinition[] },
 ): Promise<void> {
+  if ("EdgeRuntime" in globalThis) return await serveOnEdge({ tools });
   const config = loadConfigOrExit();
-  if ("EdgeRuntime" in globalThis) {
-    // Supabase's runtime owns the socket and the process.
-    const { createApp } = await import("./app.ts");
-    Deno.serve(createApp(config, { tools }).fetch);
-    return;
-  }
   let lock: DataDirLock | undefined;
-  let app: App;
+  let app: App | undefined;
+  let server: Deno.HttpServer | undefined;
+  // Listening for signals from the start: a Ctrl-C while the database opens stops cleanly too.
+  const stop = stopOnce(async () => {
+    await server?.shutdown();
+    await app?.close();
+    lock?.release();
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => void stop().then((code) => Deno.exit(code)));
+  }
   try {
     const { database } = config;
     if (database.kind === "pglite" && !database.dataDir.startsWith("memory://")) {
@@ -48,30 +58,110 @@ export async function serveFunction(
     console.error((error as Error).message);
     Deno.exit(1);
   }
-  const server = Deno.serve({
-    hostname: config.http.hostname,
-    port: config.port,
-    onListen: ({ hostname, port }) => {
-      const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-      const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
-      lock?.setMcpUrl(`${base}/mcp`);
-      console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
-      // The MCP endpoint gets ready for its first request once the app is ready (the database
-      // open, remote servers tried once) and the requests that waited for it have had their turn: loading the SDK earlier slowed the
-      // database's start (the two compete for the cores) and the requests waiting on it.
-      void app.ready().catch(() => {}).then(() => {
-        setTimeout(() => app.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
-      });
-    },
-  }, app.fetch);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, async () => {
-      await server.shutdown();
-      await app.close();
-      lock?.release();
-      Deno.exit(0);
-    });
+  const started = app;
+  try {
+    server = Deno.serve({
+      hostname: config.http.hostname,
+      port: config.port,
+      onListen: ({ hostname, port }) => {
+        const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
+        const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
+        lock?.setMcpUrl(`${base}/mcp`);
+        console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
+        // The MCP endpoint gets ready for its first request once the app is ready (the database
+        // open, remote servers tried once) and the requests that waited for it have had their turn: loading the SDK earlier slowed the
+        // database's start (the two compete for the cores) and the requests waiting on it.
+        void started.ready().catch(() => {}).then(() => {
+          setTimeout(() => started.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
+        });
+      },
+    }, started.fetch);
+  } catch (error) {
+    console.error(await cannotListenMessage(error, config.http.hostname, config.port));
+    // The database may be half-way through its first start: let it finish before exiting.
+    await stop();
+    Deno.exit(1);
   }
+}
+
+/**
+ * `stop` wrapped so that it runs once however often it is called (each signal
+ * calls it): every call gets the same exit code, 0 when it finished, 1 (with a
+ * one-line message) when it failed.
+ */
+export function stopOnce(stop: () => Promise<void>): () => Promise<number> {
+  let stopping: Promise<number> | undefined;
+  return () =>
+    stopping ??= stop().then(() => 0, (error) => {
+      console.error(`mcp-loop could not stop cleanly: ${describeError(error)}`);
+      return 1;
+    });
+}
+
+/**
+ * Under Supabase's edge runtime, which owns the socket and the process (its
+ * `Deno.exit` does nothing): builds the app and hands it to `Deno.serve`. A
+ * configuration it cannot start with is logged once and every request is
+ * answered with that error (500 CONFIG_INVALID naming the problems), so the
+ * function's callers and its log both say what to fix.
+ */
+async function serveOnEdge({ tools }: { tools: readonly ToolDefinition[] }): Promise<void> {
+  let handler: (req: Request) => Promise<Response>;
+  try {
+    const config = loadConfig(Deno.env.toObject(), { edgeRuntime: true });
+    const { createApp } = await import("./app.ts");
+    handler = createApp(config, { tools }).fetch;
+  } catch (error) {
+    handler = startupFailureHandler(error);
+  }
+  Deno.serve(handler);
+}
+
+/**
+ * The handler of a function that could not start: logs `error` once and
+ * answers every request with it (our errors' messages carry no secrets; any
+ * other error becomes a generic 500).
+ */
+export function startupFailureHandler(
+  error: unknown,
+  { log = createConsoleLogger({ level: "error" }) }: { log?: Logger } = {},
+): (req: Request) => Promise<Response> {
+  const { status, body, error: appError } = errorBody(error, { logger: SILENT_LOGGER });
+  log.error("the function cannot start", {
+    code: appError.code,
+    error: appError.message,
+    ...(appError === error ? {} : { cause: describeError(error) }),
+  });
+  return () => Promise.resolve(jsonResponse(body, status, { "cache-control": "no-store" }));
+}
+
+/**
+ * One line saying why the server cannot listen: for a port in use, whether
+ * another mcp-loop holds it (its health path answers) and what to do.
+ */
+export async function cannotListenMessage(
+  error: unknown,
+  hostname: string,
+  port: number,
+): Promise<string> {
+  if (!(error instanceof Deno.errors.AddrInUse)) {
+    return `mcp-loop cannot listen on ${hostname}:${port}: ${describeError(error)}`;
+  }
+  const host = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+  const base = `http://${host.includes(":") ? `[${host}]` : host}:${port}/mcp-loop`;
+  let holder = "another program";
+  try {
+    const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(1_000) });
+    const body = await res.json().catch(() => undefined);
+    if (body && typeof body === "object" && "checks" in body) {
+      holder = `another mcp-loop server (MCP at ${base}/mcp)`;
+    }
+  } catch {
+    // not an HTTP server we know
+  }
+  return `Port ${port} on ${hostname} is already in use by ${holder}: stop it, or set PORT to a free port (PORT=${
+    port === 65_535 ? 8001 : port + 1
+  } deno task start).`;
 }
 
 /** How long after the app is ready the MCP SDK is loaded (see `preloadMcp`). */

@@ -6,30 +6,35 @@
 import type { Config } from "../config/config.ts";
 import { describeError } from "../errors.ts";
 import type { ConversationStore, Logger, Sql } from "../ports.ts";
-import { applyMigrations } from "../store/migrations.ts";
+import {
+  applyMigrations,
+  assertSchema,
+  MIGRATIONS_DIR,
+  readMigrationsToApply,
+} from "../store/migrations.ts";
 import { SqlConversationStore } from "../store/sql_conversation_store.ts";
 
-/** Opens the database and applies the migrations when configured to. */
-export async function openDatabase(config: Config, logger: Logger): Promise<Sql> {
+/**
+ * Opens the database and prepares it: applies the migrations when configured
+ * to, else checks that someone did (`supabase db push` on Supabase).
+ */
+export async function openDatabase(
+  config: Config,
+  logger: Logger,
+  options: { migrationsDir?: URL } = {},
+): Promise<Sql> {
   const started = performance.now();
   let sql: Sql;
   if (config.database.kind === "postgres") {
     const { PostgresSql } = await import("../adapters/postgres/postgres_sql.ts");
-    sql = new PostgresSql({ url: config.database.url });
+    sql = new PostgresSql({ url: config.database.url, max: config.database.maxConnections });
   } else {
     // In a worker thread, so SQL never blocks the thread that serves requests.
     const { PgliteWorkerSql } = await import("../adapters/pglite/pglite_worker_sql.ts");
     sql = await PgliteWorkerSql.open({ dataDir: config.database.dataDir });
   }
   try {
-    const applied = config.migrate ? await applyMigrations(sql) : [];
-    if (applied.length > 0) logger.info("applied migrations", { versions: applied });
-    if (config.database.kind === "pglite") {
-      // PGlite runs no autovacuum: statistics are refreshed after migrations and on close (they
-      // are kept on disk), not on every open, where they cost a third of a second.
-      if (applied.length > 0) await sql.exec("analyze");
-      sql = analyzeOnClose(sql, logger);
-    }
+    sql = await prepareDatabase(sql, config, logger, options);
   } catch (error) {
     // Nothing half-open is left behind for the next attempt to race with.
     await sql.close().catch(() => {});
@@ -41,6 +46,32 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Sql>
     ms: Math.round(performance.now() - started),
   });
   return sql;
+}
+
+/**
+ * Applies the migrations (`config.migrate`) or checks the schema is there;
+ * returns the `Sql` to use (for PGlite, one that refreshes statistics on close).
+ */
+export async function prepareDatabase(
+  sql: Sql,
+  config: Config,
+  logger: Logger,
+  { migrationsDir = MIGRATIONS_DIR }: { migrationsDir?: URL } = {},
+): Promise<Sql> {
+  let applied: string[] = [];
+  if (config.migrate) {
+    applied = await applyMigrations(sql, {
+      migrations: await readMigrationsToApply(migrationsDir),
+    });
+    if (applied.length > 0) logger.info("applied migrations", { versions: applied });
+  } else {
+    await assertSchema(sql);
+  }
+  if (config.database.kind !== "pglite") return sql;
+  // PGlite runs no autovacuum: statistics are refreshed after migrations and on close (they
+  // are kept on disk), not on every open, where they cost a third of a second.
+  if (applied.length > 0) await sql.exec("analyze");
+  return analyzeOnClose(sql, logger);
 }
 
 /** `sql`, whose `close` first refreshes the planner's statistics (for the next start). */

@@ -1,6 +1,6 @@
 /** How callers are authenticated: API keys, JWT verification keys, and whether a credential is required. */
 import type { EnvReader } from "./env_reader.ts";
-import { hasSupabaseSettings, isHttpUrl, parseKeySet } from "./supabase_settings.ts";
+import { hasSupabaseSettings, isHttpUrl, type ProjectKeys } from "./supabase_settings.ts";
 
 /** How callers are authenticated. */
 export interface AuthConfig {
@@ -22,8 +22,8 @@ export interface AuthConfig {
   required: boolean;
 }
 
-/** API keys and JWT verification. */
-export function readAuth(reader: EnvReader): AuthConfig {
+/** API keys and JWT verification; `keys` are the project's (see `readProjectKeys`). */
+export function readAuth(reader: EnvReader, keys: ProjectKeys): AuthConfig {
   const apiKeys = new Map<string, string>();
   const entries = (reader.string("MCP_LOOP_API_KEYS") ?? "").split(",").map((e) => e.trim()).filter(
     Boolean,
@@ -44,21 +44,12 @@ export function readAuth(reader: EnvReader): AuthConfig {
     jwksUrl: readJwksUrl(reader),
     audience: reader.string("MCP_LOOP_JWT_AUDIENCE") ?? "authenticated",
     issuer: reader.string("MCP_LOOP_JWT_ISSUER"),
-    projectSecretKeys: readProjectSecretKeys(reader),
+    projectSecretKeys: keys.secretKeys,
     apiKeys,
     required: reader.bool("MCP_LOOP_REQUIRE_AUTH", {
       fallback: apiKeys.size > 0 || hasSupabaseSettings(reader),
     }),
   };
-}
-
-/** Every `sb_secret_…` key of the project (`SUPABASE_SECRET_KEYS`, or a new-style service role key). */
-function readProjectSecretKeys(reader: EnvReader): string[] {
-  // readKeySet reports a bad value when the store needs it; here it only adds keys.
-  const keys = Object.values(parseKeySet(reader.string("SUPABASE_SECRET_KEYS")) ?? {});
-  const serviceRole = reader.string("SUPABASE_SERVICE_ROLE_KEY");
-  if (serviceRole) keys.push(serviceRole);
-  return keys.map(String).filter((key) => key.startsWith("sb_secret_"));
 }
 
 /**

@@ -24,7 +24,7 @@ import { type McpConfig, readMcp } from "./mcp_config.ts";
 import { type ModelConfig, readModels } from "./model_config.ts";
 import { type OAuthConfig, readOAuth } from "./oauth_config.ts";
 import { type DatabaseConfig, readDatabase, readStore, type StoreConfig } from "./store_config.ts";
-import { readSupabaseApi } from "./supabase_settings.ts";
+import { hasSupabaseSettings, readProjectKeys, readSupabaseApi } from "./supabase_settings.ts";
 
 /** The whole configuration. */
 export interface Config {
@@ -66,23 +66,35 @@ export function loadConfigOrExit(): Config {
   }
 }
 
+/** Facts about where the process runs that the environment variables do not say. */
+export interface RuntimeFacts {
+  /** Running under Supabase's Edge Runtime (`EdgeRuntime` is defined): no disk, no workers. */
+  edgeRuntime?: boolean;
+}
+
 /** Reads and checks the configuration; throws CONFIG_INVALID listing every bad variable. */
-export function loadConfig(env: Env): Config {
+export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {}): Config {
   const reader = new EnvReader(env);
-  const database = readDatabase(reader);
+  // On Supabase (its settings present, or its runtime): migrations are `supabase db push`'s
+  // job, and every isolate of a scaled-out function holds its own connections.
+  const onSupabase = edgeRuntime || hasSupabaseSettings(reader);
+  const database = readDatabase(reader, { deployed: onSupabase });
+  if (edgeRuntime && database.kind === "pglite") {
+    reader.problem(
+      "Supabase's edge runtime cannot run PGlite (it needs a worker thread and a disk): set DATABASE_URL, or leave SUPABASE_DB_URL as Supabase sets it",
+    );
+  }
+  const keys = readProjectKeys(reader);
   const config: Config = {
     port: reader.int("PORT", { fallback: 8000, min: 0, max: 65_535 }),
     database,
-    migrate: reader.bool("MCP_LOOP_MIGRATE", {
-      // Supabase applies migrations with `supabase db push`; elsewhere we apply them.
-      fallback: !(database.kind === "postgres" && database.source === "SUPABASE_DB_URL"),
-    }),
-    store: readStore(reader),
-    supabaseApi: readSupabaseApi(reader),
+    migrate: readMigrate(reader, { database, onSupabase, edgeRuntime }),
+    store: readStore(reader, keys),
+    supabaseApi: readSupabaseApi(reader, keys),
     loop: readLoop(reader),
     memory: readMemory(reader),
     http: readHttp(reader),
-    auth: readAuth(reader),
+    auth: readAuth(reader, keys),
     models: readModels(reader),
     refinement: readRefinement(reader),
     mcp: readMcp(reader),
@@ -97,6 +109,31 @@ export function loadConfig(env: Env): Config {
   };
   reader.throwIfInvalid();
   return config;
+}
+
+/**
+ * `MCP_LOOP_MIGRATE`: apply `supabase/migrations/` at start-up. Off by default for
+ * Postgres on Supabase, where `supabase db push` applies them (PGlite is this
+ * process's own: always migrated); refused on the edge runtime, whose bundle has
+ * no migration files to read.
+ */
+function readMigrate(
+  reader: EnvReader,
+  { database, onSupabase, edgeRuntime }: {
+    database: DatabaseConfig;
+    onSupabase: boolean;
+    edgeRuntime: boolean;
+  },
+): boolean {
+  const migrate = reader.bool("MCP_LOOP_MIGRATE", {
+    fallback: database.kind === "pglite" || !onSupabase,
+  });
+  if (migrate && edgeRuntime) {
+    reader.problem(
+      "MCP_LOOP_MIGRATE=true cannot work on Supabase's edge runtime: the deployed function has no supabase/migrations/ to read. Apply the migrations with `supabase db push` and unset MCP_LOOP_MIGRATE",
+    );
+  }
+  return migrate;
 }
 
 /** Every secret value in the configuration, so logs can redact them. */

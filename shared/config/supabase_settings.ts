@@ -13,16 +13,6 @@ export function hasSupabaseSettings(reader: EnvReader): boolean {
     .some((name) => Boolean(reader.string(name)));
 }
 
-/** The "default" key of a Supabase key set (`{"default":"sb_..."}`). */
-export function readKeySet(reader: EnvReader, name: string): string | undefined {
-  const raw = reader.string(name);
-  if (!raw) return undefined;
-  const keys = parseKeySet(raw);
-  if (keys) return keys.default ?? Object.values(keys)[0];
-  reader.problem(`${name} must be a JSON object of named keys, like {"default":"sb_..."}`);
-  return undefined;
-}
-
 /** A Supabase key set (`{"default":"sb_..."}`), or undefined when absent or not one. */
 export function parseKeySet(raw: string | undefined): Record<string, string> | undefined {
   if (!raw) return undefined;
@@ -51,18 +41,60 @@ export function isDeployed(reader: EnvReader): boolean {
 }
 
 /**
+ * The project's API keys, the new ones first. Supabase keeps setting the
+ * legacy `SUPABASE_ANON_KEY` and `SUPABASE_SERVICE_ROLE_KEY` after a project
+ * disables them, and then they answer "Legacy API keys are disabled"
+ * (supabase/supabase#37648); the new key sets work whether or not the legacy
+ * keys still do.
+ */
+export interface ProjectKeys {
+  /** `SUPABASE_PUBLISHABLE_KEYS`' default key, else `SUPABASE_ANON_KEY`. */
+  publishable?: string;
+  /** `SUPABASE_SECRET_KEYS`' default key, else `SUPABASE_SERVICE_ROLE_KEY`. */
+  secret?: string;
+  /** Every `sb_secret_…` key of the project: a caller sending one acts as `service_role`. */
+  secretKeys: string[];
+}
+
+/** Reads the project's keys once; a key set that is not one is a problem. */
+export function readProjectKeys(reader: EnvReader): ProjectKeys {
+  const keySet = (name: string) => {
+    const raw = reader.string(name);
+    if (!raw) return undefined;
+    const keys = parseKeySet(raw);
+    if (!keys || Object.values(keys).some((key) => typeof key !== "string")) {
+      reader.problem(`${name} must be a JSON object of named keys, like {"default":"sb_..."}`);
+      return undefined;
+    }
+    return keys;
+  };
+  const publishableKeys = keySet("SUPABASE_PUBLISHABLE_KEYS");
+  const secretKeys = keySet("SUPABASE_SECRET_KEYS");
+  const serviceRole = reader.string("SUPABASE_SERVICE_ROLE_KEY");
+  return {
+    publishable: defaultKey(publishableKeys) ?? reader.string("SUPABASE_ANON_KEY"),
+    secret: defaultKey(secretKeys) ?? serviceRole,
+    secretKeys: [...Object.values(secretKeys ?? {}), ...(serviceRole ? [serviceRole] : [])]
+      .filter((key) => key.startsWith("sb_secret_")),
+  };
+}
+
+/** The key named "default" of a key set, else its first. */
+function defaultKey(keys: Record<string, string> | undefined): string | undefined {
+  if (!keys) return undefined;
+  return keys.default ?? Object.values(keys)[0];
+}
+
+/**
  * The project's API for tools that act as the caller: `SUPABASE_URL` and the
- * anon key (`SUPABASE_ANON_KEY`, or the default of `SUPABASE_PUBLISHABLE_KEYS`),
- * both set automatically on Supabase. Undefined when either is missing.
+ * publishable key (see {@link readProjectKeys}), both set automatically on
+ * Supabase. Undefined when either is missing.
  */
 export function readSupabaseApi(
   reader: EnvReader,
+  keys: ProjectKeys,
 ): { url: string; publishableKey: string } | undefined {
   const url = reader.string("SUPABASE_URL");
-  const raw = reader.string("SUPABASE_PUBLISHABLE_KEYS");
-  const keys = parseKeySet(raw);
-  const publishableKey = reader.string("SUPABASE_ANON_KEY") ??
-    (keys ? keys.default ?? Object.values(keys)[0] : undefined);
-  if (!url || !isHttpUrl(url) || !publishableKey) return undefined;
-  return { url: url.replace(/\/+$/, ""), publishableKey };
+  if (!url || !isHttpUrl(url) || !keys.publishable) return undefined;
+  return { url: url.replace(/\/+$/, ""), publishableKey: keys.publishable };
 }

@@ -4,7 +4,7 @@
  * open is retried, but not more than once every `retryAfterMs`: in between,
  * calls fail at once.
  */
-import { AppError } from "../errors.ts";
+import { AppError, isAppError } from "../errors.ts";
 import type { Sql, SqlTx } from "../ports.ts";
 
 /** Where a lazily opened database stands. */
@@ -31,6 +31,7 @@ export function lazySql(
   let opening: Promise<Sql> | undefined;
   let opened = false;
   let failedAt = -Infinity;
+  let failure: unknown;
   let closed = false;
   const ready = (): Promise<Sql> => {
     if (closed) {
@@ -38,15 +39,19 @@ export function lazySql(
     }
     if (opening) return opening;
     if (now() - failedAt < retryAfterMs) {
+      // Our own errors say what to do (run `supabase db push`, fix a setting): repeat them.
       return Promise.reject(
-        new AppError("DB_UNAVAILABLE", "The database is not reachable; retrying shortly"),
+        isAppError(failure)
+          ? failure
+          : new AppError("DB_UNAVAILABLE", "The database is not reachable; retrying shortly"),
       );
     }
     const attempt = open();
     opening = attempt;
-    attempt.then(() => opened = true, () => {
+    attempt.then(() => opened = true, (error) => {
       if (opening === attempt) opening = undefined;
       failedAt = now();
+      failure = error;
     });
     return attempt;
   };

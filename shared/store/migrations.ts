@@ -4,6 +4,7 @@
  * (`supabase_migrations.schema_migrations`), so `supabase db push` and this
  * runner agree. An advisory lock makes two processes starting at once safe.
  */
+import { AppError, describeError } from "../errors.ts";
 import type { Sql } from "../ports.ts";
 
 /** The project's migrations directory. */
@@ -33,6 +34,68 @@ export async function readMigrations(directory: URL = MIGRATIONS_DIR): Promise<M
       sql: await Deno.readTextFile(new URL(file, directory)),
     };
   }));
+}
+
+/**
+ * Reads the migrations for a process that is to apply them; throws CONFIG_INVALID
+ * saying what to do when the files are not there (a bundle without them).
+ */
+export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Promise<Migration[]> {
+  try {
+    const migrations = await readMigrations(directory);
+    if (migrations.length > 0) return migrations;
+    throw new Error("the folder has no .sql files");
+  } catch (error) {
+    throw new AppError(
+      "CONFIG_INVALID",
+      `MCP_LOOP_MIGRATE is on, but the migrations cannot be read from ${
+        directory.protocol === "file:" ? decodeURIComponent(directory.pathname) : directory.href
+      } (${
+        describeError(error)
+      }): apply them with \`supabase db push\` (or from a checkout of the project) and set MCP_LOOP_MIGRATE=false`,
+      { cause: error },
+    );
+  }
+}
+
+/** The tables the stores use, all created by `supabase/migrations/`. */
+export const SCHEMA_TABLES = ["chat_messages", "mcp_events", "refinement_loops"] as const;
+
+/** The SQL functions the stores call, all created by `supabase/migrations/`. */
+export const SCHEMA_FUNCTIONS = [
+  "chat_owner",
+  "list_chat_messages",
+  "list_chat_sessions",
+  "load_chat_context",
+  "match_chat_messages",
+  "record_mcp_events",
+  "save_chat_turn",
+] as const;
+
+/**
+ * Checks that the database has what the stores use, for a process that does
+ * not apply the migrations itself (on Supabase, `supabase db push` does);
+ * throws DB_UNAVAILABLE naming what is missing and what to run.
+ */
+export async function assertSchema(sql: Sql): Promise<void> {
+  const list = (names: readonly string[]) => names.map((name) => `'${name}'`).join(", ");
+  // Text, not an array: every driver reads it alike.
+  const [{ missing }] = await sql.query<{ missing: string | null }>(`
+    select string_agg(item, ', ') as missing from (
+      select 'table public.' || t as item from unnest(array[${list(SCHEMA_TABLES)}]) t
+      where to_regclass('public.' || t) is null
+      union all
+      select 'function public.' || f || '()' from unnest(array[${list(SCHEMA_FUNCTIONS)}]) f
+      where not exists (
+        select 1 from pg_proc p where p.pronamespace = 'public'::regnamespace and p.proname = f
+      )
+    ) items`);
+  if (!missing) return;
+  throw new AppError(
+    "DB_UNAVAILABLE",
+    `The database does not have this function's schema (missing: ${missing}): apply supabase/migrations/ with \`supabase db push\`, or set MCP_LOOP_MIGRATE=true where this process can read them`,
+    { details: { missing: missing.split(", ") } },
+  );
 }
 
 /** Whether every migration is recorded as applied (false when the table is not there yet). */

@@ -145,3 +145,24 @@ Deno.test("without Supabase settings a tool gets no supabase client, and still t
     sql: true,
   });
 });
+
+Deno.test("with the project's new API keys set beside the legacy ones, tools' client sends the publishable key", async () => {
+  // What Supabase sets once a project has new keys: the legacy ones stay, and answer
+  // "Legacy API keys are disabled" after the project turns them off (supabase/supabase#37648).
+  const publishable = "sb_publishable_project_default_0123";
+  const { app, requests } = supabaseApp({
+    MCP_LOOP_REQUIRE_AUTH: "false",
+    SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: publishable }),
+    SUPABASE_SECRET_KEYS: JSON.stringify({ default: "sb_secret_never_sent_to_tools_0123" }),
+  });
+  assert.equal((await app.fetch(mcpCall("read_notes"))).status, 200);
+  const token = await hs256Token(userClaims(USER_A));
+  assert.equal((await app.fetch(mcpCall("read_notes", `Bearer ${token}`))).status, 200);
+  assert.equal(requests.length, 2);
+  for (const request of requests) {
+    assert.equal(request.headers.apikey, publishable);
+    assert.ok(!JSON.stringify(request.headers).includes(ANON_KEY));
+    assert.ok(!JSON.stringify(request.headers).includes("sb_secret_"));
+  }
+  assert.equal(requests[1].headers.authorization, `Bearer ${token}`);
+});

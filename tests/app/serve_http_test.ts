@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { lockHolder } from "../../shared/app/data_dir_lock.ts";
+import { cannotListenMessage, stopOnce } from "../../shared/app/serve_http.ts";
 import {
   freePort,
   INITIALIZE,
@@ -13,6 +14,7 @@ import {
   tempDirRemovedAtExit,
   waitUntilOk,
 } from "../support/process.ts";
+import { testApp } from "../support/test_app.ts";
 
 const start = (env: Record<string, string>) =>
   spawnProcess(["task", "--quiet", "start"], { env: { MCP_LOOP_LOG_LEVEL: "info", ...env } });
@@ -135,4 +137,115 @@ Deno.test("a lock left by a process that is gone is taken over", async () => {
     await server.exited(15_000);
     await server.kill();
   }
+});
+
+const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
+/**
+ * `deno task start` in its own process group, as a terminal runs it: Ctrl-C
+ * signals the whole group (`deno task` and the server), so the server gets
+ * the signal twice, often while its database is still opening.
+ */
+async function ctrlC(gapsMs: number[]) {
+  const port = freePort();
+  const server = spawnProcess([Deno.execPath(), "task", "--quiet", "start"], {
+    command: SETSID,
+    env: { PORT: String(port), MCP_LOOP_DATA_DIR: await initializedDataDir(), NO_COLOR: "1" },
+  });
+  try {
+    await server.waitForLine((line) => line.includes("listening on"), 30_000);
+    Deno.kill(-server.child.pid, "SIGINT");
+    for (const gap of gapsMs) {
+      await new Promise((resolve) => setTimeout(resolve, gap));
+      try {
+        Deno.kill(-server.child.pid, "SIGINT");
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error; // it had stopped already
+      }
+    }
+    return { status: await server.exited(20_000), stderr: server.stderr() };
+  } finally {
+    await server.kill();
+  }
+}
+
+Deno.test({
+  name:
+    "Ctrl-C stops deno task start cleanly, once or twice, while the database opens: exit 0, no uncaught error",
+  ignore: !SETSID,
+  fn: async () => {
+    for (const gaps of [[], [20]]) {
+      const { status, stderr } = await ctrlC(gaps);
+      assert.equal(
+        status?.code,
+        0,
+        `${gaps.length + 1} signal(s): exit ${status?.code}\n${stderr}`,
+      );
+      assert.doesNotMatch(stderr, /Uncaught|error:|PGlite is closing/i);
+    }
+  },
+});
+if (!SETSID) console.warn("serve_http_test: no setsid on this machine; the Ctrl-C test is skipped");
+
+Deno.test("a port in use stops start-up with one line naming the port and what to do", async () => {
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = taken.addr as Deno.NetAddr;
+  try {
+    const server = start({ PORT: String(port), MCP_LOOP_DATA_DIR: "memory://", NO_COLOR: "1" });
+    const status = await server.exited(30_000);
+    await server.kill();
+    assert.equal(status?.code, 1);
+    const message = server.stderr().trim();
+    assert.equal(message.split("\n").length, 1, message);
+    assert.equal(
+      message,
+      `Port ${port} on 127.0.0.1 is already in use by another program: stop it, or set PORT to a free port (PORT=${
+        port + 1
+      } deno task start).`,
+    );
+  } finally {
+    taken.close();
+  }
+});
+
+Deno.test("a port held by another mcp-loop is named as such, with its MCP endpoint", async () => {
+  const { app } = testApp();
+  const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
+  const { port } = other.addr as Deno.NetAddr;
+  try {
+    assert.equal(
+      await cannotListenMessage(new Deno.errors.AddrInUse("in use"), "127.0.0.1", port),
+      `Port ${port} on 127.0.0.1 is already in use by another mcp-loop server (MCP at http://127.0.0.1:${port}/mcp-loop/mcp): stop it, or set PORT to a free port (PORT=${
+        port + 1
+      } deno task start).`,
+    );
+  } finally {
+    await other.shutdown();
+  }
+});
+
+Deno.test("stopping runs once however many signals ask, and says so when it fails", async () => {
+  let stops = 0;
+  const stop = stopOnce(async () => {
+    stops++;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+  assert.deepEqual(await Promise.all([stop(), stop(), stop()]), [0, 0, 0]);
+  assert.equal(stops, 1);
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => errors.push(args.join(" "));
+  try {
+    const failing = stopOnce(() => Promise.reject(new Error("PGlite is closing")));
+    assert.deepEqual(await Promise.all([failing(), failing()]), [1, 1]);
+  } finally {
+    console.error = original;
+  }
+  assert.deepEqual(errors, ["mcp-loop could not stop cleanly: PGlite is closing"]);
 });

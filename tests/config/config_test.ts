@@ -15,14 +15,14 @@ Deno.test("with nothing set the defaults are PGlite on disk, port 8000 and a 10 
 
 Deno.test("DATABASE_URL wins over SUPABASE_DB_URL; Supabase's own URL skips migrations by default", () => {
   assert.deepEqual(
-    loadConfig({ DATABASE_URL: "postgres://a", SUPABASE_DB_URL: "postgres://b" }).database,
-    { kind: "postgres", url: "postgres://a", source: "DATABASE_URL" },
+    loadConfig({ DATABASE_URL: "postgres://a/db", SUPABASE_DB_URL: "postgres://b/db" }).database,
+    { kind: "postgres", url: "postgres://a/db", source: "DATABASE_URL", maxConnections: 2 },
   );
-  const supabase = loadConfig({ SUPABASE_DB_URL: "postgres://b" });
+  const supabase = loadConfig({ SUPABASE_DB_URL: "postgres://b/db" });
   assert.equal(supabase.database.kind, "postgres");
   assert.equal(supabase.migrate, false);
   assert.equal(
-    loadConfig({ SUPABASE_DB_URL: "postgres://b", MCP_LOOP_MIGRATE: "true" }).migrate,
+    loadConfig({ SUPABASE_DB_URL: "postgres://b/db", MCP_LOOP_MIGRATE: "true" }).migrate,
     true,
   );
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { AppError } from "../../shared/errors.ts";
 import { lazySql } from "../../shared/store/lazy_sql.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 
@@ -29,4 +30,15 @@ Deno.test("a failed open is retried, but not before retryAfterMs", async () => {
   clock = 1_000;
   await sql.query("select 1");
   assert.equal(opens, 2);
+});
+
+Deno.test("between retries, a failed open's own error is repeated: it says what to do", async () => {
+  let clock = 0;
+  const sql = lazySql(
+    () => Promise.reject(new AppError("DB_UNAVAILABLE", "run `supabase db push`")),
+    { retryAfterMs: 1_000, now: () => clock },
+  );
+  await assert.rejects(sql.query("select 1"), /supabase db push/);
+  clock = 500;
+  await assert.rejects(sql.query("select 1"), /supabase db push/);
 });

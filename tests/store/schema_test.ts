@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
 import type { SqlQueryable } from "../../shared/ports.ts";
-import { applyMigrations, readMigrations } from "../../shared/store/migrations.ts";
+import {
+  applyMigrations,
+  assertSchema,
+  readMigrations,
+  SCHEMA_FUNCTIONS,
+  SCHEMA_TABLES,
+} from "../../shared/store/migrations.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { sharedPglite } from "../support/pglite.ts";
 
@@ -254,4 +260,21 @@ Deno.test("audit rows cannot be forged: no direct inserts, and the functions set
     [session],
   );
   assert.equal(message.owner, `user:${user}`);
+});
+
+Deno.test("the schema check at start names exactly the tables and functions the migrations create", async () => {
+  const sql = await sharedPglite();
+  await assertSchema(sql);
+  const tables = await sql.query<{ name: string }>(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind = 'r' order by 1`,
+  );
+  assert.deepEqual(tables.map((t) => t.name), [...SCHEMA_TABLES]);
+  const functions = await sql.query<{ name: string }>(
+    `select distinct p.proname as name from pg_proc p
+     where p.pronamespace = 'public'::regnamespace and p.prokind = 'f'
+       and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+     order by 1`,
+  );
+  assert.deepEqual(functions.map((f) => f.name), [...SCHEMA_FUNCTIONS]);
 });

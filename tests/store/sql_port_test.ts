@@ -34,3 +34,19 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "PostgresSql: ?pgbouncer=true marks a transaction pooler and is not sent on as a startup parameter",
+  ignore: !url,
+  fn: async () => {
+    const pooled = `${url}${url?.includes("?") ? "&" : "?"}pgbouncer=true`;
+    const sql = new PostgresSql({ url: pooled });
+    try {
+      // Postgres (and PgBouncer) refuse unknown startup parameters.
+      assert.deepEqual(await sql.query("select 1 as one"), [{ one: 1 }]);
+    } finally {
+      await sql.close();
+    }
+  },
+});

@@ -36,18 +36,23 @@ export interface Spawned {
   kill(): Promise<void>;
 }
 
-/** Spawns `command` (default: this Deno) with `args` in `cwd` (the repository), with `env` added. */
+/**
+ * Spawns `command` (default: this Deno) with `args` in `cwd` (the repository), with `env` added
+ * to this process's environment, or instead of it with `clearEnv`.
+ */
 export function spawnProcess(
   args: string[],
-  { env = {}, command = Deno.execPath(), cwd = ROOT }: {
+  { env = {}, command = Deno.execPath(), cwd = ROOT, clearEnv = false }: {
     env?: Record<string, string>;
     command?: string;
     cwd?: string;
+    clearEnv?: boolean;
   } = {},
 ): Spawned {
   const child = new Deno.Command(command, {
     args,
     cwd,
+    clearEnv,
     env: { MCP_LOOP_LOG_LEVEL: "warn", ...env },
     stdin: "piped",
     stdout: "piped",

@@ -1,6 +1,9 @@
 /**
  * `Sql` on any Postgres with pgvector (Supabase included) through `npm:postgres`,
- * from `DATABASE_URL` or Supabase's `SUPABASE_DB_URL`.
+ * from `DATABASE_URL` or Supabase's `SUPABASE_DB_URL`. Behind a transaction
+ * pooler (Supavisor's port 6543, PgBouncer) it prepares no statements and sends
+ * no session settings, which the pooler cannot keep for a client; what the app
+ * sets per request is transaction-local (`set_config(…, true)`) and so is safe.
  */
 import postgres from "postgres";
 import type { Sql, SqlTx } from "../../ports.ts";
@@ -8,7 +11,10 @@ import type { Sql, SqlTx } from "../../ports.ts";
 /** Connection options. */
 export interface PostgresOptions {
   url: string;
-  /** Pool size (default 5; an edge function instance serves few requests at once). */
+  /**
+   * Pool size (default 5). Every edge isolate holds its own pool, so a deployed
+   * function keeps it at 1–2 (`MCP_LOOP_DB_MAX_CONNECTIONS`).
+   */
   max?: number;
   /** Use prepared statements; off behind transaction poolers (Supabase port 6543, pgbouncer). */
   prepare?: boolean;
@@ -26,7 +32,7 @@ export class PostgresSql implements Sql {
 
   constructor({ url, max = 5, prepare, statementTimeoutMs = 15_000 }: PostgresOptions) {
     const pooled = usesTransactionPooler(url);
-    this.#sql = postgres(url, {
+    this.#sql = postgres(withoutPgbouncerFlag(url), {
       max,
       prepare: prepare ?? !pooled,
       ...(pooled ? {} : { connection: { statement_timeout: statementTimeoutMs } }),
@@ -68,6 +74,18 @@ export class PostgresSql implements Sql {
   close(): Promise<void> {
     return this.#sql.end({ timeout: 5 });
   }
+}
+
+/**
+ * `?pgbouncer=true` (Prisma's way of saying "transaction pooler") is for us
+ * only: postgres.js would send it on as a startup parameter, which Postgres and
+ * PgBouncer refuse ("unrecognized configuration parameter").
+ */
+function withoutPgbouncerFlag(url: string): string {
+  return url.replace(
+    /([?&])pgbouncer=[^&#]*(&|(?=#)|$)/,
+    (_, before: string, after: string) => after === "&" ? before : "",
+  ).replace(/\?(?=#|$)/, "");
 }
 
 /** Supabase's pooler in transaction mode (port 6543) and pgbouncer cannot keep prepared statements. */
