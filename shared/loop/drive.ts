@@ -68,7 +68,7 @@ export async function drive(input: DriveInput): Promise<MCPResponse> {
   const forget = run ? run.running.add(run.session.id, controller) : () => {};
   const deadline = startDeadline(budgetMs, { parents: [input.signal, controller.signal] });
   // Steps stop a little before the deadline so the turn can still be stored in time.
-  const stepsDeadline = startDeadline(budgetMs - Math.min(250, budgetMs / 10), {
+  const stepsDeadline = startDeadline(Math.round(budgetMs - Math.min(250, budgetMs / 10)), {
     parents: [deadline.signal],
   });
   // Storing follows the deadline only: once tools have run, the turn must be stored.

@@ -59,7 +59,13 @@ export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Pr
 }
 
 /** The tables the stores use, all created by `supabase/migrations/`. */
-export const SCHEMA_TABLES = ["chat_messages", "mcp_events", "refinement_loops"] as const;
+export const SCHEMA_TABLES = [
+  "chat_messages",
+  "mcp_events",
+  "mcp_run_events",
+  "mcp_runs",
+  "refinement_loops",
+] as const;
 
 /** The SQL functions the stores call, all created by `supabase/migrations/`. */
 export const SCHEMA_FUNCTIONS = [
