@@ -11,7 +11,15 @@ import type { GateVerdict, StepGate } from "./executor.ts";
 
 /** The gate over `progress` (its pending approvals and decisions). */
 export function approvalGate(
-  { policy, caller, progress, ttlMs, round, now = () => Date.now(), newId = crypto.randomUUID }: {
+  {
+    policy,
+    caller,
+    progress,
+    ttlMs,
+    round,
+    now = () => Date.now(),
+    newId = () => crypto.randomUUID(),
+  }: {
     policy: ApprovalPolicy;
     caller: Caller;
     progress: Progress;

@@ -28,7 +28,9 @@ export interface RunPart {
   hooks: (progress: Progress, state: RoundsState) => Pick<RoundHooks, "gate">;
   /** Continues a run paused at its deadline in the background, when configured. */
   continueLater?: () => void;
+  /** What the run started from; written with its first save when `baseUnsaved`. */
   base: RunBase;
+  baseUnsaved: boolean;
   /** How long a running run's hold lasts past its budget. */
   leaseMarginMs: number;
 }
@@ -112,6 +114,7 @@ function persistedHooks(
       status: "running",
       checkpoint: toCheckpoint(input, { budgetMs }),
       leaseMs: budgetMs + run.leaseMarginMs,
+      ...baseOnce(run),
     });
     if (run.session.cancelRequested) controller.abort(new CancelReason());
   };
@@ -124,6 +127,13 @@ function persistedHooks(
       await save();
     },
   };
+}
+
+/** The run's base for its first write, once. */
+function baseOnce(run: RunPart): { base?: RunBase } {
+  if (!run.baseUnsaved) return {};
+  run.baseUnsaved = false;
+  return { base: run.base };
 }
 
 /** What a stop means for the run, and the response. */
@@ -153,6 +163,7 @@ async function settle(
       status,
       stopReason,
       checkpoint: toCheckpoint(input, { budgetMs: budgetLeftMs, stopReason }),
+      ...baseOnce(run),
     });
     if (status === "paused") run.continueLater?.();
     return response;
@@ -189,6 +200,7 @@ async function settle(
       status: "completed",
       stopReason,
       checkpoint: toCheckpoint(input, { budgetMs: budgetLeftMs, stopReason }),
+      ...baseOnce(run),
     });
   }
   return response;
@@ -255,6 +267,7 @@ async function failRun(input: DriveInput, run: RunPart, error: unknown): Promise
       stopReason: "failed",
       error: { code, message },
       checkpoint: toCheckpoint(input, { budgetMs: 0 }),
+      ...baseOnce(run),
     });
   } catch (saveError) {
     input.logger.warn("could not record the run as failed", {

@@ -39,8 +39,10 @@ export function runPart(
   session: RunSession,
   base: RunBase,
   continueLater: () => void,
+  { baseUnsaved }: { baseUnsaved: boolean },
 ): RunPart {
   return {
+    baseUnsaved,
     session,
     running: runs.running,
     audit: runs.audit,

@@ -126,7 +126,9 @@ export class McpLoopRunner {
       context: loaded.context,
       semanticMatches: loaded.semanticMatches,
       base,
-      run: session && runs ? runPart(runs, session, base, () => this.#later(session)) : undefined,
+      run: session && runs
+        ? runPart(runs, session, base, () => this.#later(session), { baseUnsaved: true })
+        : undefined,
     }));
   }
 
@@ -193,7 +195,7 @@ export class McpLoopRunner {
       context: rebuildContext(base, results),
       semanticMatches: (base.context.semanticMatches ?? []) as DriveInput["semanticMatches"],
       base,
-      run: runPart(runs, session, base, () => this.#later(session)),
+      run: runPart(runs, session, base, () => this.#later(session), { baseUnsaved: false }),
     }));
   }
 

@@ -6,6 +6,7 @@
  */
 import type { MCPRequest } from "../../shared/contracts.ts";
 import type { Caller } from "../../shared/ports.ts";
+import { toJsonb } from "../../shared/store/sql_values.ts";
 import type {
   RunChange,
   RunEvent,
@@ -80,7 +81,15 @@ export class MemoryRunStore implements RunStore {
       eventSeq: record.eventSeq + events.length,
       ...(change.stopReason ? { stopReason: change.stopReason } : {}),
       ...(change.error ? { error: change.error } : {}),
-      ...(change.base ? { base: json(change.base) } : {}),
+      // Stored vectors are 1536-d, zero-padded, as the SQL store keeps them.
+      ...(change.base
+        ? {
+          base: json({
+            ...change.base,
+            embedding: Array.from({ length: 1536 }, (_, i) => change.base!.embedding[i] ?? 0),
+          }),
+        }
+        : {}),
       ...(change.leaseMs === undefined
         ? {}
         : { leaseUntil: new Date(Date.now() + change.leaseMs).toISOString() }),
@@ -113,7 +122,7 @@ export class MemoryRunStore implements RunStore {
   }
 }
 
-/** A copy through JSON, as a database would give it back. */
+/** A copy through the jsonb text the SQL store writes, as the database would give it back. */
 function json<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value));
+  return JSON.parse(toJsonb(value, 8_000_000));
 }

@@ -3,7 +3,8 @@
  * make any JavaScript value acceptable to Postgres: NUL and lone surrogates in
  * keys and strings at any depth, bigints, cycles, sizes. Checked against a
  * real Postgres (PGlite) on generated hostile objects, through each writer:
- * the audit log (MCP calls) and the turn store (loop steps).
+ * the audit log (MCP calls), the turn store (loop steps) and the run store
+ * (requests, checkpoints, events).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -11,6 +12,9 @@ import type { AuditEvent, Caller } from "../../shared/ports.ts";
 import { SqlAuditLog } from "../../shared/store/sql_audit_log.ts";
 import { SqlConversationStore } from "../../shared/store/sql_conversation_store.ts";
 import { toJsonb } from "../../shared/store/sql_values.ts";
+import { SqlRunStore } from "../../shared/store/sql_run_store.ts";
+import { initialCheckpoint } from "../../shared/runs/run_state.ts";
+import { loopRequest } from "../support/loop_fixture.ts";
 import { sharedPglite } from "../support/pglite.ts";
 
 /** Strings of any UTF-16 code units: NUL, lone surrogates, control characters. */
@@ -127,4 +131,33 @@ Deno.test("a loop turn whose tool output has hostile keys is stored with its aud
     [who.owner],
   );
   assert.deepEqual(row, { messages: 120, events: 60 });
+});
+
+Deno.test("a run whose request, checkpoint or events hold hostile keys and strings is stored and read back", async () => {
+  const sql = await sharedPglite();
+  const runs = new SqlRunStore(sql);
+  const who = caller(crypto.randomUUID());
+  await fc.assert(
+    fc.asyncProperty(hostileValue, hostileValue, async (output, data) => {
+      const checkpoint = initialCheckpoint({ maxRounds: 1, budgetMs: 1 });
+      const run = await runs.create(who, {
+        sessionId: "jsonb-runs",
+        request: loopRequest("hi", { context: { odd: data } }),
+        checkpoint,
+        leaseMs: 1_000,
+        events: [{ type: "hostile\u0000", data }],
+      });
+      const result = { tool: "t\ud800", input: data, output, success: true, durationMs: 1 };
+      const saved = await runs.save(who, run.id, {
+        from: ["running"],
+        version: run.version,
+        status: "completed",
+        checkpoint: { ...checkpoint, results: [result] },
+        events: [{ type: "result", data: output }],
+      });
+      assert.ok(saved);
+      assert.equal((await runs.get(who, run.id))?.checkpoint.results.length, 1);
+    }),
+    { numRuns: 60 },
+  );
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import type { MCPRequest } from "../../shared/contracts.ts";
 import type { RefinementDeps } from "../../shared/loop/refinement_stage.ts";
+import type { RunsDeps } from "../../shared/loop/run_part.ts";
 import { type LoopOptions, McpLoopRunner } from "../../shared/loop/runner.ts";
 import type { ConversationStore, Embedder, Planner } from "../../shared/ports.ts";
 import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
@@ -56,6 +57,7 @@ export function buildLoop(
     embedder = new HashingEmbedder(),
     policy,
     refinement,
+    runs,
   }: {
     planner: Planner;
     tools?: ToolDefinition[];
@@ -64,6 +66,7 @@ export function buildLoop(
     embedder?: Embedder;
     policy?: ToolPolicy;
     refinement?: RefinementDeps;
+    runs?: RunsDeps;
   },
 ) {
   const registry = new ToolRegistry();
@@ -79,6 +82,7 @@ export function buildLoop(
     options,
     policy,
     refinement,
+    runs,
   });
   return { runner, registry, logger, store };
 }
