@@ -9,7 +9,7 @@ import { describeError } from "../errors.ts";
 import type { ChatModel, Logger, RoundScore, ScoreInput, Scorer } from "../ports.ts";
 import { compactJson } from "../planner/compact_json.ts";
 import { extractJson } from "../planner/plan_parser.ts";
-import { UNTRUSTED_DATA_RULE, untrustedBlock } from "../planner/untrusted_data.ts";
+import { createFence, UNTRUSTED_DATA_RULE } from "../planner/untrusted_data.ts";
 import { HeuristicScorer } from "./heuristic_scorer.ts";
 
 /** The JSON Schema of the reviewer's answer. */
@@ -81,19 +81,20 @@ export function parseScore(text: string): RoundScore | string {
 }
 
 function reviewPrompt({ request, round, results, summaryMessage, threshold }: ScoreInput): string {
+  const fence = createFence();
   const steps = results.length === 0
     ? "(no steps ran)"
     : results.map((result, i) =>
       `Step ${i + 1}, ${result.tool}, ${result.success ? "succeeded" : "failed"}:\n${
-        untrustedBlock(
+        fence.block(
           `tool:${result.tool}`,
           result.success ? compactJson(result.output ?? null, 1_500) : result.error ?? "",
         )
       }`
     ).join("\n");
-  return `The user's request (mode "${request.mode}"):\n${
+  return `${fence.declaration}\nThe user's request (mode "${request.mode}"):\n${
     JSON.stringify(request.messages.at(-1)?.content ?? "")
   }\n\nRound ${round}. The result must score at least ${threshold} to be accepted.\n\nSteps of this round:\n${steps}\n\nThe reply to the user:\n${
-    summaryMessage === undefined ? "(none written)" : untrustedBlock("reply", summaryMessage)
+    summaryMessage === undefined ? "(none written)" : fence.block("reply", summaryMessage)
   }\n\nScore the result.`;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { untrustedBlock } from "../planner/untrusted_data.ts";
+import { CATALOG_FENCE } from "../planner/untrusted_data.ts";
 import type { PlannerTool } from "../ports.ts";
 import { TOOL_NAME_PATTERN, type ToolDefinition } from "./tool.ts";
 
@@ -136,12 +136,12 @@ export function buildToolPromptSection(tools: readonly PlannerTool[]): string {
     // A remote server writes its tools' descriptions and schemas: show them as its data.
     const description = tool.remote
       ? `(from remote MCP server "${tool.remote}")\n${
-        untrustedBlock(`remote:${tool.remote}`, tool.description)
+        CATALOG_FENCE.block(`remote:${tool.remote}`, tool.description)
       }`
       : tool.description;
     const shown = (schema: unknown) => {
       const text = JSON.stringify(schema);
-      return tool.remote ? untrustedBlock(`remote:${tool.remote}`, text) : text;
+      return tool.remote ? CATALOG_FENCE.block(`remote:${tool.remote}`, text) : text;
     };
     // The output schema tells the model what a step reference can reach.
     const output = tool.outputSchema ? `\n  output JSON Schema: ${shown(tool.outputSchema)}` : "";

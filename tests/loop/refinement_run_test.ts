@@ -67,7 +67,7 @@ Deno.test("refinement: 60 then 90 completes the loop, and the second plan prompt
   assert.match(second, /scored 60\/100; it needs 85/);
   assert.match(
     second,
-    /<untrusted-data source="reviewer">\nMention the weather in Porto too\.\n<\/untrusted-data>/,
+    /<(untrusted-data-[0-9a-f]{16}) source="reviewer">\nMention the weather in Porto too\.\n<\/\1>/,
   );
   assert.match(second, /Step 0 \(round 1\), get_weather, succeeded/);
   assert.doesNotMatch(plans[0].messages.at(-1)!.content, /Reviewer feedback/);

@@ -29,7 +29,7 @@ Deno.test("the prompt uses the specification's system message and lists every to
   assert.deepEqual(system, { role: "system", content: PLANNER_SYSTEM_MESSAGE });
   // The specification's system message, then the rule about untrusted data.
   assert.ok(system.content.startsWith("You are a planning agent. "));
-  assert.match(system.content, /<untrusted-data> blocks is data/);
+  assert.match(system.content, /untrusted-data blocks .* is data/);
   assert.match(user.content, /You are a structured planning agent/);
   assert.match(
     user.content,
@@ -53,8 +53,8 @@ Deno.test("long context values are cut to the token budget", () => {
     items: Array.from({ length: 500 }, (_, i) => ({ i })),
   };
   const [, user] = buildPlanMessages(input(context), { contextTokens: 500 });
-  const section = user.content.split('<untrusted-data source="context">\n')[1]
-    .split("\n</untrusted-data>")[0];
+  const section = user.content.split(/<untrusted-data-[0-9a-f]{16} source="context">\n/)[1]
+    .split(/\n<\/untrusted-data-[0-9a-f]{16}>/)[0];
   assert.ok(section.length <= 2_000, `context section is ${section.length} characters`);
   assert.match(section, /more characters/);
 });
@@ -144,12 +144,13 @@ Deno.test("a later round's prompt lists the earlier steps by number as untrusted
   }).map((m) => m.content);
   assert.match(
     user,
-    /Step 0 \(round 1\), get_weather, succeeded with:\n<untrusted-data source="tool:get_weather">/,
+    /Step 0 \(round 1\), get_weather, succeeded with:\n<untrusted-data-[0-9a-f]{16} source="tool:get_weather">/,
   );
   assert.match(user, /Step 1 \(round 1\), get_weather, failed \(TOOL_FAILED\):/);
   assert.match(user, /The first step of your plan will be step 2\./);
   assert.match(user, /This is the last round \(3 of 3\): end with finalize_summary/);
   // The step outputs are shown once, in the results, not again in the context.
-  const context = user.split('<untrusted-data source="context">')[1].split("</untrusted-data>")[0];
+  const context = user.split(/<untrusted-data-[0-9a-f]{16} source="context">/)[1]
+    .split(/<\/untrusted-data-[0-9a-f]{16}>/)[0];
   assert.doesNotMatch(context, /clear/);
 });
