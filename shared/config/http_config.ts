@@ -1,4 +1,5 @@
 /** The HTTP surface: body size limit and the origins browsers may call from. */
+import { DEFAULT_GUARD_LIMITS, type GuardLimits } from "../app/connection_guard.ts";
 import type { OriginAllowance } from "../http/host_origin.ts";
 import type { EnvReader } from "./env_reader.ts";
 import { isDeployed } from "./supabase_settings.ts";
@@ -12,6 +13,8 @@ export interface HttpConfig {
   playground: boolean;
   /** Supabase settings of a hosted project are present (see `isDeployed`). */
   deployed: boolean;
+  /** Limits of the connections `deno task start` accepts (see connection_guard.ts). */
+  connections: GuardLimits;
   /** The interface `deno task start` listens on (`MCP_LOOP_HOSTNAME` or `HOST`; default 127.0.0.1). */
   hostname: string;
 }
@@ -27,6 +30,23 @@ export function readHttp(reader: EnvReader): HttpConfig {
     corsOrigins: readOrigins(reader),
     playground: reader.bool("MCP_LOOP_PLAYGROUND", { fallback: !isDeployed(reader) }),
     deployed: isDeployed(reader),
+    connections: {
+      headerTimeoutMs: reader.int("MCP_LOOP_HEADER_TIMEOUT_MS", {
+        fallback: DEFAULT_GUARD_LIMITS.headerTimeoutMs,
+        min: 100,
+        max: 600_000,
+      }),
+      idleTimeoutMs: reader.int("MCP_LOOP_IDLE_TIMEOUT_MS", {
+        fallback: DEFAULT_GUARD_LIMITS.idleTimeoutMs,
+        min: 1_000,
+        max: 3_600_000,
+      }),
+      maxConnections: reader.int("MCP_LOOP_MAX_CONNECTIONS", {
+        fallback: DEFAULT_GUARD_LIMITS.maxConnections,
+        min: 1,
+        max: 100_000,
+      }),
+    },
     // Only this machine by default: anonymous access and CORS * are for local use.
     hostname: reader.string("MCP_LOOP_HOSTNAME") ?? reader.string("HOST") ?? "127.0.0.1",
   };
