@@ -28,6 +28,8 @@ import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
 import { keepAlive } from "../store/keep_alive.ts";
 import { SqlRunStore } from "../store/sql_run_store.ts";
+import { SqlCallerQuota } from "../store/sql_caller_quota.ts";
+import { type CallerLimiter, createCallerLimiter } from "../http/caller_limits.ts";
 import type { RunsDeps } from "../loop/run_part.ts";
 import { approvalPolicy } from "../runs/approval_policy.ts";
 import { RunEventHub, RunningRuns } from "../runs/run_events.ts";
@@ -60,6 +62,8 @@ export interface AppOverrides {
   tools?: readonly ToolDefinition[];
   /** Where `tools` come from, for error messages (default "functions/mcp-loop/tools.ts"). */
   toolsSource?: string;
+  /** Per-caller limits (default: from the configuration). */
+  limits?: CallerLimiter;
   /** Where runs are kept (default: SQL on the database). */
   runs?: RunStore;
   /** Replaces `fetch` for the caller's supabase-js client in tools (tests). */
@@ -186,6 +190,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const { router, loadMcp } = buildRouter(config, {
     runner: runWhenOpen,
     runs,
+    limits: overrides.limits ?? createCallerLimiter(config.http.callerLimits, {
+      // Every instance of a function on Postgres counts against the same minute.
+      shared: config.database.kind === "postgres" ? new SqlCallerQuota(sql) : undefined,
+    }),
     mcp,
     embeddingModel: embedder.model,
     sql,

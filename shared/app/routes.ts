@@ -12,6 +12,7 @@ import { createPlaygroundHandler } from "../http/playground_handler.ts";
 import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
 import { lazyHandler } from "../http/lazy_handler.ts";
 import { createRunsHandler } from "../http/runs_handler.ts";
+import type { CallerLimiter } from "../http/caller_limits.ts";
 import type { RunsDeps } from "../loop/run_part.ts";
 import { createRouter } from "../http/router.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
@@ -26,9 +27,10 @@ import type { LazySql } from "../store/lazy_sql.ts";
  */
 export function buildRouter(
   config: Config,
-  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs }: {
+  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs, limits }: {
     runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
     runs: RunsDeps;
+    limits: CallerLimiter;
     mcp: McpServerDeps;
     embeddingModel: string;
     sql: LazySql;
@@ -74,6 +76,7 @@ export function buildRouter(
       logger,
       hostOrigin: loopHostOrigin,
       keepAlive: runs.keepAlive,
+      limits,
     }),
     runs: createRunsHandler({
       runner,
@@ -85,6 +88,7 @@ export function buildRouter(
       logger,
       hostOrigin: loopHostOrigin,
       keepAlive: runs.keepAlive,
+      limits,
     }),
     health: createHealthHandler({
       logger,

@@ -11,6 +11,7 @@ import { assertLatestHasContent } from "../loop/context_stage.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
 import type { HostOriginCheck } from "./host_origin.ts";
+import { type CallerLimiter, declaredBytes } from "./caller_limits.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
@@ -28,6 +29,8 @@ export interface LoopHandlerDeps {
   logger: Logger;
   /** The Host and Origin rules (see host_origin.ts); none when not given. */
   hostOrigin?: HostOriginCheck;
+  /** Per-caller limits (429 past them). */
+  limits: CallerLimiter;
   /**
    * Set when runs are persisted: a run then outlives a client that leaves
    * (here, and on the edge through `EdgeRuntime.waitUntil`).
@@ -46,6 +49,7 @@ export function createLoopHandler(
       if (refused) throw new AppError("FORBIDDEN", refused);
       const caller = await deps.authenticate(req);
       trace.caller = caller.owner;
+      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
       const body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });
       const request = parseLoopRequest(fromUseChatBody(body));
       trace.fields.mode = request.mode;

@@ -60,6 +60,7 @@ export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Pr
 
 /** The tables the stores use, all created by `supabase/migrations/`. */
 export const SCHEMA_TABLES = [
+  "caller_quota",
   "chat_messages",
   "mcp_events",
   "mcp_run_events",
@@ -76,6 +77,7 @@ export const SCHEMA_FUNCTIONS = [
   "match_chat_messages",
   "record_mcp_events",
   "save_chat_turn",
+  "take_caller_quota",
 ] as const;
 
 /**
