@@ -3,6 +3,7 @@
  * Pass suite names to run only those (e.g. `deno task bench loop`).
  */
 import { authBenchmarks } from "./auth_bench.ts";
+import { bundleBenchmarks } from "./bundle_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   mcp: () => mcpLoadBenchmark(),
   store: storeBenchmarks,
   auth: authBenchmarks,
+  bundle: bundleBenchmarks,
 };
 
 const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);
