@@ -8,7 +8,7 @@
  * against the same minute. Requests in flight are counted per process.
  */
 import { AppError } from "../errors.ts";
-import type { Caller } from "../ports.ts";
+import type { Caller, SharedQuota } from "../ports.ts";
 
 /** The limits (`MCP_LOOP_CALLER_*`); 0 turns one off. */
 export interface CallerLimitSettings {
@@ -26,16 +26,6 @@ export const DEFAULT_CALLER_LIMITS: Readonly<CallerLimitSettings> = Object.freez
   requestsPerMinute: 600,
   bytesPerMinute: 32 * 1024 * 1024,
 });
-
-/** Counts shared by every process (the database), per caller and minute. */
-export interface SharedQuota {
-  /** Adds a request of `bytes` to the caller's current minute; the seconds to wait when it is over. */
-  take(
-    caller: Caller,
-    use: { bytes: number },
-    limits: { requests: number; bytes: number },
-  ): Promise<number>;
-}
 
 /** Admits a caller's request, or refuses it (429); `admit` resolves with the release. */
 export interface CallerLimiter {

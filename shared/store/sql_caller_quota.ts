@@ -3,8 +3,7 @@
  * every instance of the function: what `caller_limits.ts` checks first in
  * the process, every instance then checks against the same minute.
  */
-import type { Caller, Sql } from "../ports.ts";
-import type { SharedQuota } from "../http/caller_limits.ts";
+import type { Caller, SharedQuota, Sql } from "../ports.ts";
 import { asCaller } from "./as_caller.ts";
 
 /** {@link SharedQuota} over the `Sql` port. */

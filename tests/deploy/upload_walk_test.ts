@@ -204,6 +204,11 @@ type RuntimeRead =
 // The PGlite adapter is not here: shared/app/storage.ts loads it by a specifier the walk does
 // not read, so it is neither uploaded nor bundled (the test below, and bundle_test.ts).
 const RUNTIME_READS: Record<string, RuntimeRead> = {
+  "shared/app/connection_guard.ts": {
+    reads: "/dev/null, opened to count the free file descriptors (Deno.openSync)",
+    unreached: "serveFunction (shared/app/serve_http.ts) starts the guard only when EdgeRuntime " +
+      "is not defined: deployed, the platform owns the socket",
+  },
   "shared/app/data_dir_lock.ts": {
     reads: "the data folder's lock file (Deno.openSync, Deno.readTextFileSync, Deno.mkdirSync)",
     unreached: "serveFunction (shared/app/serve_http.ts) returns before it takes the lock " +
@@ -216,9 +221,9 @@ const RUNTIME_READS: Record<string, RuntimeRead> = {
   "shared/store/migrations.ts": {
     reads:
       "supabase/migrations/*.sql beside the code (Deno.readDir, Deno.readTextFile); not uploaded",
-    unreached: "deployed, the schema comes from `supabase db push`: with SUPABASE_DB_URL, " +
-      "MCP_LOOP_MIGRATE defaults to off (shared/config/config.ts), and a change under way in " +
-      "the same issue makes the deployed function never run migrations",
+    unreached: "deployed, the schema comes from `supabase db push`: with Supabase settings or " +
+      "under the edge runtime MCP_LOOP_MIGRATE is off, and asking for it there is a " +
+      "configuration error (shared/config/config.ts)",
   },
 };
 
