@@ -1,16 +1,22 @@
 /**
  * `GET /mcp-loop/playground`: a page that streams a run with the web client
- * (`/mcp-loop/playground/playground.js` and `/client.js`, no CDN, no build
+ * (`/mcp-loop/playground/playground.js`, `/render.js` and `/client.js`, no CDN, no build
  * step for users). On locally; when deployed only with MCP_LOOP_PLAYGROUND=true.
  */
 import { AppError } from "../errors.ts";
 import { SILENT_LOGGER } from "../ports.ts";
-import { CLIENT_SCRIPT, PLAYGROUND_HTML, PLAYGROUND_SCRIPT } from "./playground/assets.ts";
+import {
+  CLIENT_SCRIPT,
+  PLAYGROUND_HTML,
+  PLAYGROUND_SCRIPT,
+  RENDER_SCRIPT,
+} from "./playground/assets.ts";
 import { errorResponse } from "./responses.ts";
 
 const FILES: Record<string, { body: string; type: string }> = {
   "": { body: PLAYGROUND_HTML, type: "text/html; charset=utf-8" },
   "playground.js": { body: PLAYGROUND_SCRIPT, type: "text/javascript; charset=utf-8" },
+  "render.js": { body: RENDER_SCRIPT, type: "text/javascript; charset=utf-8" },
   "client.js": { body: CLIENT_SCRIPT, type: "text/javascript; charset=utf-8" },
 };
 
@@ -23,7 +29,7 @@ const HEADERS = {
   "cache-control": "no-cache",
 };
 
-/** Builds the playground handler; `file` is "", "playground.js" or "client.js". */
+/** Builds the playground handler; `file` is "", "playground.js", "render.js" or "client.js". */
 export function createPlaygroundHandler(
   { enabled }: { enabled: boolean },
 ): (file: string) => Response {
