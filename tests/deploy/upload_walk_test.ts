@@ -209,6 +209,11 @@ const RUNTIME_READS: Record<string, RuntimeRead> = {
     unreached: "serveFunction (shared/app/serve_http.ts) starts the guard only when EdgeRuntime " +
       "is not defined: deployed, the platform owns the socket",
   },
+  "shared/app/serve_http.ts": {
+    reads: "a temporary folder for the HTTP server's Unix socket (Deno.makeTempDir, Deno.remove)",
+    unreached: "serveFunction returns to the edge runtime's own Deno.serve before it, when " +
+      "EdgeRuntime is defined",
+  },
   "shared/app/data_dir_lock.ts": {
     reads: "the data folder's lock file (Deno.openSync, Deno.readTextFileSync, Deno.mkdirSync)",
     unreached: "serveFunction (shared/app/serve_http.ts) returns before it takes the lock " +
