@@ -48,6 +48,6 @@ export function addDiagnosticTools(
     if (name === "test_streaming_elicitation" || name === "test_logging_tool") {
       return { content: [{ type: "text", text: `${name}: done` }] };
     }
-    return callTool(deps, caller, request.params, ctx.mcpReq.signal);
+    return callTool(deps, caller, request.params, ctx);
   });
 }
