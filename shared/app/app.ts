@@ -42,8 +42,9 @@ import { ToolPolicy } from "../tools/tool_policy.ts";
 import { ToolRegistry } from "../tools/tool_registry.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
-import { buildRouter, warnIfNoCors, warnIfOpen } from "./routes.ts";
+import { buildRouter, warnIfNoCors, warnIfOpen, warnIfProcessKey } from "./routes.ts";
 import { createToolServices } from "./tool_services.ts";
+import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
 import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
 
@@ -106,6 +107,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     createConsoleLogger({ level: config.logLevel, redact: createRedactor(configSecrets(config)) });
   warnIfOpen(config, logger);
   warnIfNoCors(config, logger);
+  warnIfProcessKey(config, logger);
   const inMemory = config.database.kind === "pglite" &&
     config.database.dataDir.startsWith("memory://");
   let opening = overrides.opening;
@@ -128,12 +130,13 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   });
   const registry = buildRegistry(config, models, overrides, { refinementStore, logger });
   const policy = new ToolPolicy(config.toolPolicy);
+  const approval = approvalPolicy(config.runs.approval);
   const conversations = overrides.store ?? createConversationStore(config, sql);
   const runs: RunsDeps = {
     store: overrides.runs ?? new SqlRunStore(sql),
     hub: new RunEventHub(),
     running: new RunningRuns(),
-    approval: approvalPolicy(config.runs.approval),
+    approval,
     approvalTtlMs: config.runs.approvalTtlMs,
     audit,
     backgroundContinuations: config.runs.backgroundContinuations,
@@ -169,6 +172,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     conversations,
     loops: refinementStore,
     refinementSettings: config.refinement,
+    approvals: createMcpApprovals(config, { policy: approval, sql }),
   };
   // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
   const runWhenOpen: Pick<McpLoopRunner, "run" | "resume" | "cancel"> = {

@@ -132,3 +132,14 @@ export function warnIfNoCors(config: Config, logger: Logger): void {
     );
   }
 }
+
+/**
+ * MCP approvals signed with a key of this process only, where several
+ * processes may share the database: an answer reaching another one is refused.
+ */
+export function warnIfProcessKey(config: Config, logger: Logger): void {
+  if (config.mcp.requestStateKey || config.database.kind !== "postgres") return;
+  logger.warn(
+    "MCP approvals are signed with a random key of this process: a client's answer that reaches another instance (or this one restarted) is refused; set MCP_LOOP_REQUEST_STATE_KEY (32 bytes or more) to the same value on every instance",
+  );
+}

@@ -100,7 +100,8 @@ export function createMcpHttpHandler(
       extra: { scope: { deps: requestDeps, caller, methods } satisfies RequestScope },
     };
     if (!modern) {
-      const server = createMcpServer(requestDeps, caller, { methods });
+      // No server-to-client requests here: the answer would come on another POST, to another server.
+      const server = createMcpServer(requestDeps, caller, { methods, serverRequests: false });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -65,6 +65,7 @@ export const SCHEMA_TABLES = [
   "mcp_events",
   "mcp_run_events",
   "mcp_runs",
+  "mcp_tool_approvals",
   "refinement_loops",
 ] as const;
 
