@@ -64,6 +64,7 @@ export function buildRouter(
         ],
       }),
       maxBodyBytes: config.http.maxBodyBytes,
+      limits,
       resourceMetadataUrl: signIn ? (req) => resourceMetadataUrl(config.oauth, req) : undefined,
     });
   });

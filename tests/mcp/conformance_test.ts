@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { createAuthenticator } from "../../shared/auth/authenticator.ts";
 import { createHostOriginCheck } from "../../shared/http/host_origin.ts";
+import { NO_CALLER_LIMITS } from "../../shared/http/caller_limits.ts";
 import { createMcpHttpHandler } from "../../shared/mcp/mcp_http_handler.ts";
 import { SILENT_LOGGER } from "../../shared/ports.ts";
 import { addDiagnosticTools, APPROVAL_PROBE_TOOL } from "../support/conformance_tools.ts";
@@ -67,6 +68,7 @@ Deno.test({
         origins: [],
       }),
       maxBodyBytes: 1_048_576,
+      limits: NO_CALLER_LIMITS,
       logger: SILENT_LOGGER,
     });
     const server = Deno.serve(
