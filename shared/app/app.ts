@@ -26,13 +26,9 @@ import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
 import { createRefinementTools } from "../refinement/refinement_tools.ts";
 import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
-import { keepAlive } from "../store/keep_alive.ts";
-import { SqlRunStore } from "../store/sql_run_store.ts";
 import { SqlCallerQuota } from "../store/sql_caller_quota.ts";
 import { type CallerLimiter, createCallerLimiter } from "../http/caller_limits.ts";
-import type { RunsDeps } from "../loop/run_part.ts";
 import { approvalPolicy } from "../runs/approval_policy.ts";
-import { RunEventHub, RunningRuns } from "../runs/run_events.ts";
 import type { RunStore } from "../runs/run_store.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "../tools/finalize_summary.ts";
@@ -44,6 +40,7 @@ import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen, warnIfProcessKey } from "./routes.ts";
 import { createToolServices } from "./tool_services.ts";
+import { createRunsDeps } from "./runs_deps.ts";
 import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
 import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
@@ -132,19 +129,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const policy = new ToolPolicy(config.toolPolicy);
   const approval = approvalPolicy(config.runs.approval);
   const conversations = overrides.store ?? createConversationStore(config, sql);
-  const runs: RunsDeps = {
-    store: overrides.runs ?? new SqlRunStore(sql),
-    hub: new RunEventHub(),
-    running: new RunningRuns(),
-    approval,
-    approvalTtlMs: config.runs.approvalTtlMs,
-    audit,
-    backgroundContinuations: config.runs.backgroundContinuations,
-    keepAlive: (work) => {
-      keepAlive(work);
-      work.catch(() => {});
-    },
-  };
+  const runs = createRunsDeps(config, { sql, audit, approval, store: overrides.runs });
   const runner = new McpLoopRunner({
     registry,
     planner: overrides.planner ?? models.planner,
