@@ -95,6 +95,8 @@ export function buildRouter(
       logger,
       database: sql,
       describe,
+      // With authentication required, only a caller with a credential sees the details.
+      authenticate: config.auth.required ? authenticate : undefined,
       checks: async () =>
         Object.fromEntries((await remotes).map((source) => {
           const status = source.status();
