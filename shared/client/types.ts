@@ -253,6 +253,8 @@ export interface RunView {
   intermediateResults: ActionResult[];
   summaryMessage?: string;
   usage: Usage;
+  /** The refinement loop the run opened or continued, if it is a refinement run (kept if it is cancelled). */
+  refinementLoopId?: string;
   /** The number of its last event (`events(runId, { lastEventId })` goes on from there). */
   lastEventId: number;
   error?: { code: string; message: string };
