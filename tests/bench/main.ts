@@ -4,6 +4,8 @@
  */
 import { authBenchmarks } from "./auth_bench.ts";
 import { bundleBenchmarks } from "./bundle_bench.ts";
+import { edgeBenchmarks } from "./edge_bench.ts";
+import { runsBenchmarks } from "./runs_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
@@ -20,6 +22,8 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   mcp: () => mcpLoadBenchmark(),
   store: storeBenchmarks,
   auth: authBenchmarks,
+  edge: edgeBenchmarks,
+  runs: runsBenchmarks,
   bundle: bundleBenchmarks,
 };
 
