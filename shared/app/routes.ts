@@ -105,7 +105,10 @@ export function buildRouter(
     }),
     mcp: mcpHandler.handle,
     protectedResource: signIn ? createProtectedResourceHandler(config.oauth) : undefined,
-    playground: createPlaygroundHandler({ enabled: config.http.playground }),
+    playground: createPlaygroundHandler({
+      enabled: config.http.playground,
+      deployed: config.http.deployed || "EdgeRuntime" in globalThis,
+    }),
     corsOrigins: config.http.corsOrigins,
     logger,
   });

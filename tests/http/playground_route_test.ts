@@ -46,3 +46,15 @@ Deno.test("assets.ts is up to date with index.html, playground.js, render.js and
     "run `deno task build:playground` and commit assets.ts",
   );
 });
+
+Deno.test("deployed with the playground on, its page says why it cannot render there and how to run it", async () => {
+  const { app } = testApp({}, {
+    SUPABASE_URL: "https://abcd.supabase.co",
+    MCP_LOOP_PLAYGROUND: "true",
+    MCP_LOOP_REQUIRE_AUTH: "false",
+  });
+  const res = await app.fetch(new Request("http://localhost/mcp-loop/playground"));
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^text\/plain/);
+  assert.match(await res.text(), /plain text[\s\S]*task start/);
+});
