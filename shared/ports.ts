@@ -83,6 +83,8 @@ export interface PlannerTool extends ToolMetadata {
   outputSchema?: Record<string, unknown>;
   /** The tool only reads (`readOnlyHint: true`): planning it changes nothing. */
   readOnly?: boolean;
+  /** Offered even when tool search picks the tools. */
+  alwaysOffer?: boolean;
   /** Whether the tool's own schema accepts `value` for arg `name` (local tools; offline planning). */
   acceptsArg?: (name: string, value: unknown) => boolean;
 }

@@ -38,6 +38,7 @@ import { createModelSummarizer } from "../tools/model_summary.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { ToolPolicy } from "../tools/tool_policy.ts";
 import { ToolRegistry } from "../tools/tool_registry.ts";
+import { createToolSearch } from "../loop/tool_selection.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen } from "./routes.ts";
@@ -138,10 +139,11 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       work.catch(() => {});
     },
   };
+  const embedder = overrides.embedder ?? models.embedder;
   const runner = new McpLoopRunner({
     registry,
     planner: overrides.planner ?? models.planner,
-    embedder: overrides.embedder ?? models.embedder,
+    embedder,
     store: conversations,
     logger,
     options: config.loop,
@@ -154,6 +156,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     },
     services,
     runs,
+    toolSearch: createToolSearch({ registry, embedder, policy, options: config.toolSearch }),
   });
   const mcp: McpServerDeps = {
     registry,
@@ -182,7 +185,6 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     },
   };
   const remotes = connectRemoteServers(config, registry, logger);
-  const embedder = overrides.embedder ?? models.embedder;
   const { router, loadMcp } = buildRouter(config, {
     runner: runWhenOpen,
     runs,

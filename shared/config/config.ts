@@ -9,6 +9,7 @@ import type { LoopType } from "../store/refinement_store_port.ts";
 import type { LoopSettings } from "../refinement/policy.ts";
 import type { MemoryOptions } from "../store/sql_conversation_store.ts";
 import type { ToolPolicyRules } from "../tools/tool_policy.ts";
+import type { ToolSearchOptions } from "../loop/tool_selection.ts";
 import { type AuthConfig, readAuth } from "./auth_config.ts";
 import { type Env, EnvReader } from "./env_reader.ts";
 import { type HttpConfig, readHttp } from "./http_config.ts";
@@ -18,6 +19,7 @@ import {
   readRefinement,
   readRuns,
   readToolPolicy,
+  readToolSearch,
   type RunsConfig,
 } from "./loop_config.ts";
 import { type McpConfig, readMcp } from "./mcp_config.ts";
@@ -48,6 +50,8 @@ export interface Config {
   oauth: OAuthConfig;
   /** Which tools each request mode and each caller may use (`MCP_LOOP_TOOL_POLICY`). */
   toolPolicy: ToolPolicyRules;
+  /** Tool search above a catalog size (`MCP_LOOP_TOOL_SEARCH_THRESHOLD`, `..._TOP_K`). */
+  toolSearch: ToolSearchOptions;
   /** Approvals and background continuation of persisted runs. */
   runs: RunsConfig;
   logLevel: LogLevel;
@@ -100,6 +104,7 @@ export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {})
     mcp: readMcp(reader),
     oauth: readOAuth(reader),
     toolPolicy: readToolPolicy(reader),
+    toolSearch: readToolSearch(reader),
     runs: readRuns(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",

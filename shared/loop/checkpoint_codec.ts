@@ -49,6 +49,7 @@ export function fromCheckpoint(
       open: checkpoint.open,
       feedback: checkpoint.feedback,
       loop,
+      ...(checkpoint.offered ? { offered: checkpoint.offered } : {}),
     },
     progress: {
       maxRounds: checkpoint.maxRounds,
@@ -82,6 +83,7 @@ export function toCheckpoint(
     audited: progress.audited,
     ...(state.feedback ? { feedback: state.feedback } : {}),
     ...(state.loop ? { loopId: state.loop.id } : {}),
+    ...(state.offered ? { offered: state.offered } : {}),
     usage: progress.usage.total,
     budgetMs,
     continuations: progress.continuations,

@@ -10,6 +10,7 @@ import type { LoopEventListener } from "./events.ts";
 import type { RefinementDeps } from "./refinement_stage.ts";
 import type { RoundTiming } from "./rounds.ts";
 import type { RunsDeps } from "./run_part.ts";
+import type { ToolSearch } from "./tool_selection.ts";
 
 /** Tunables of the loop. */
 export interface LoopOptions {
@@ -50,6 +51,8 @@ export interface LoopDeps {
   services?: ToolServices;
   /** Persisted runs: approvals, resumes, cancels, event logs (without it a run lives in its request). */
   runs?: RunsDeps;
+  /** Tool search for large catalogs (without it the planner is offered every permitted tool). */
+  toolSearch?: ToolSearch;
 }
 
 /** Per-run options. */

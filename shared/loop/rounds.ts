@@ -45,6 +45,8 @@ export interface RoundsState {
   open?: OpenRound;
   feedback?: RoundFeedback;
   loop?: LoopState;
+  /** The tools the run's rounds were offered so far (tool search keeps them for later rounds). */
+  offered?: string[];
 }
 
 /** What a persisted run adds: approvals, write-ahead records and checkpoints. */
@@ -59,7 +61,10 @@ export interface RoundHooks {
 
 /** What the rounds need: the plan and execute stages' inputs, and the run's limits. */
 export interface RoundsInput {
-  plan: Omit<PlanStageInput, "context" | "round" | "maxRounds" | "results" | "feedback">;
+  plan: Omit<
+    PlanStageInput,
+    "context" | "round" | "maxRounds" | "results" | "feedback" | "vector" | "previous"
+  >;
   execute: Omit<ExecuteInput, "steps" | "round" | "earlier">;
   rules: Parameters<typeof enforceRules>[1];
   maxRounds: number;
@@ -101,10 +106,12 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
       let planned;
       try {
         // The context as it stands now (earlier steps' outputs included), without the vector.
-        const { embeddedMessage: _vector, ...context } = input.execute.context;
+        const { embeddedMessage, ...context } = input.execute.context;
         planned = await planStage({
           ...input.plan,
           context,
+          vector: Array.isArray(embeddedMessage) ? embeddedMessage : undefined,
+          previous: state.offered,
           // The first plan may use the whole deadline; later ones must leave time to store the turn.
           signal: round === 1 ? input.plan.signal : stepsSignal,
           round,
@@ -124,6 +131,7 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
       } finally {
         timing.plan = since(started);
       }
+      state.offered = planned.offered;
       state.plan.push(...planned.plan.map((step) => ({ ...step, round })));
       emit({ type: "plan", round, plan: planned.plan, repaired: planned.repaired });
       if (round === 1) enforceRules(planned.steps, input.rules);
