@@ -39,6 +39,7 @@ import type { ToolDefinition } from "../tools/tool.ts";
 import { ToolPolicy } from "../tools/tool_policy.ts";
 import { ToolRegistry } from "../tools/tool_registry.ts";
 import { createToolSearch } from "../loop/tool_selection.ts";
+import { O200K_COUNTER } from "../adapters/openai/chat_tokens.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen } from "./routes.ts";
@@ -157,6 +158,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     services,
     runs,
     toolSearch: createToolSearch({ registry, embedder, policy, options: config.toolSearch }),
+    costs: { ...config.costs, counter: O200K_COUNTER },
   });
   const mcp: McpServerDeps = {
     registry,

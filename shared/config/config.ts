@@ -11,6 +11,7 @@ import type { MemoryOptions } from "../store/sql_conversation_store.ts";
 import type { ToolPolicyRules } from "../tools/tool_policy.ts";
 import type { ToolSearchOptions } from "../loop/tool_selection.ts";
 import { type AuthConfig, readAuth } from "./auth_config.ts";
+import { type CostConfig, readCosts } from "./cost_config.ts";
 import { type Env, EnvReader } from "./env_reader.ts";
 import { type HttpConfig, readHttp } from "./http_config.ts";
 import {
@@ -52,6 +53,8 @@ export interface Config {
   toolPolicy: ToolPolicyRules;
   /** Tool search above a catalog size (`MCP_LOOP_TOOL_SEARCH_THRESHOLD`, `..._TOP_K`). */
   toolSearch: ToolSearchOptions;
+  /** Prices and run budgets (`MCP_LOOP_PRICES`, `MCP_LOOP_MAX_TOKENS`, `MCP_LOOP_MAX_COST_USD`). */
+  costs: CostConfig;
   /** Approvals and background continuation of persisted runs. */
   runs: RunsConfig;
   logLevel: LogLevel;
@@ -105,6 +108,7 @@ export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {})
     oauth: readOAuth(reader),
     toolPolicy: readToolPolicy(reader),
     toolSearch: readToolSearch(reader),
+    costs: readCosts(reader),
     runs: readRuns(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",

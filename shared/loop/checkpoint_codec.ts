@@ -39,7 +39,7 @@ export function freshProgress(maxRounds: number, usage: UsageTotals): Progress {
 /** The rounds' state and the run's progress as a checkpoint left them. */
 export function fromCheckpoint(
   checkpoint: RunCheckpoint,
-  { results, loop }: { results: ActionResult[]; loop?: LoopState },
+  { results, loop, usage }: { results: ActionResult[]; loop?: LoopState; usage?: UsageTotals },
 ): { state: RoundsState; progress: Progress } {
   return {
     state: {
@@ -57,7 +57,7 @@ export function fromCheckpoint(
       decisions: checkpoint.decisions,
       inFlight: [],
       audited: checkpoint.audited,
-      usage: new UsageTotals(checkpoint.usage),
+      usage: usage ?? new UsageTotals(checkpoint.usage),
       continuations: checkpoint.continuations,
     },
   };

@@ -2,7 +2,15 @@
  * The loop's tunables, dependencies and per-run options (re-exported by
  * runner.ts, the loop's entry point).
  */
-import type { Caller, ConversationStore, Embedder, Logger, Planner } from "../ports.ts";
+import type {
+  Caller,
+  ConversationStore,
+  Embedder,
+  Logger,
+  Planner,
+  TokenCounter,
+} from "../ports.ts";
+import type { PriceTable } from "./prices.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolServices } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
@@ -53,6 +61,18 @@ export interface LoopDeps {
   runs?: RunsDeps;
   /** Tool search for large catalogs (without it the planner is offered every permitted tool). */
   toolSearch?: ToolSearch;
+  /** Prices and budgets of model calls (see usage.ts). */
+  costs?: LoopCosts;
+}
+
+/** What model calls cost and how much a run may spend (a request may lower each limit). */
+export interface LoopCosts {
+  /** Default: OpenAI's list prices for the models the docs name. */
+  prices?: PriceTable;
+  /** Default: four characters a token (the app gives the o200k_base tokenizer). */
+  counter?: TokenCounter;
+  maxTokens?: number;
+  maxCostUsd?: number;
 }
 
 /** Per-run options. */

@@ -2,7 +2,9 @@
  * The loop's rounds: plan, execute, and — unless the run is done — plan again
  * with the results. A run stops when `finalize_summary` has run (or, in a
  * refinement run, when the policy says `completed` or `user_input`), when the
- * planner returns an empty plan, at `maxRounds`, or when the deadline nears.
+ * planner returns an empty plan, at `maxRounds`, when the deadline nears, or
+ * when a model call would cross the run's token or cost budget (`budget`:
+ * the call is not made; a refused summary or score is written offline first).
  * Round 1 follows the executor rules exactly (a one-round run is the
  * specification's loop); in later rounds a step that fails its check is
  * recorded as failed, so earlier rounds' work is never thrown away.
@@ -26,6 +28,7 @@ import { summaryOf } from "./finalize_stage.ts";
 import { type CheckedStep, enforceRules } from "./plan_check.ts";
 import { checkPlanned, planStage, type PlanStageInput } from "./plan_stage.ts";
 import { type RefinementDeps, scoreRound } from "./refinement_stage.ts";
+import { isBudgetStop } from "./usage.ts";
 
 /** Milliseconds one round spent planning, executing and scoring. */
 export interface RoundTiming {
@@ -120,6 +123,8 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
           feedback: state.feedback,
         });
       } catch (error) {
+        // The planner's call would have crossed the run's budget: the run ends here, kept.
+        if (isBudgetStop(error)) return stop("budget");
         if (round === 1) throw error;
         const stopped = stopReasonOf(stepsSignal);
         if (stopped) return stop(stopped);
@@ -182,10 +187,13 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
       const scored = await scoreOpenRound(input, state, ran, timing);
       if (typeof scored === "string") return stop(scored);
       await hooks.checkpoint?.();
+      if (budgetSpent(input)) return stop("budget");
       if (state.loop.status === "completed") return stop("refinement_completed");
       if (state.loop.status === "user_input") return stop("refinement_user_input");
     } else {
       await hooks.checkpoint?.();
+      // A call refused for the budget (a summary written offline instead): the run stops.
+      if (budgetSpent(input)) return stop("budget");
       if (ran.some(finalizeRan)) return stop("finalized");
     }
     if (state.roundsDone >= maxRounds) return stop("max_rounds");
@@ -236,6 +244,11 @@ async function scoreOpenRound(
   } finally {
     timing.score = since(started);
   }
+}
+
+/** Whether the run's meter refused a call for its budget. */
+function budgetSpent(input: RoundsInput): boolean {
+  return input.plan.usage?.budgetExceeded?.() === true;
 }
 
 /** A `finalize_summary` step that was run (whether or not it succeeded). */

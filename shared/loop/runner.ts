@@ -11,6 +11,7 @@ import {
   type MCPRequest,
   MCPRequest as MCPRequestSchema,
   type MCPResponse,
+  type Usage,
 } from "../contracts.ts";
 import { AppError, describeError } from "../errors.ts";
 import { withLogFields } from "../log/log_fields.ts";
@@ -40,7 +41,7 @@ import { freshProgress, fromCheckpoint } from "./checkpoint_codec.ts";
 
 // The loop's options and dependencies live in loop_types.ts; they are part of this entry point.
 export { DEFAULT_LOOP_OPTIONS } from "./loop_types.ts";
-export type { LoopDeps, LoopOptions, RunOptions } from "./loop_types.ts";
+export type { LoopCosts, LoopDeps, LoopOptions, RunOptions } from "./loop_types.ts";
 
 /** Runs MCP loop requests against one set of dependencies. */
 export class McpLoopRunner {
@@ -87,7 +88,7 @@ export class McpLoopRunner {
     const started = performance.now();
     let loaded: LoadedContext;
     let state: RoundsState;
-    const usage = new UsageTotals();
+    const usage = this.#meter(request);
     const deadline = startDeadline(deadlineMs, { parents: [options.signal] });
     try {
       const { embedder, store } = this.#deps;
@@ -178,7 +179,11 @@ export class McpLoopRunner {
     const loop = checkpoint.loopId && this.#deps.refinement
       ? await this.#deps.refinement.store.get(caller, checkpoint.loopId)
       : undefined;
-    const { state, progress } = fromCheckpoint(checkpoint, { results, loop });
+    const { state, progress } = fromCheckpoint(checkpoint, {
+      results,
+      loop,
+      usage: this.#meter(record.request, checkpoint.usage),
+    });
     // Waiting for a person stops the clock; a run paused at its deadline gets a new one.
     const budgetMs = record.status === "waiting_approval" && checkpoint.budgetMs > 0
       ? checkpoint.budgetMs
@@ -227,6 +232,21 @@ export class McpLoopRunner {
         })
       ),
     );
+  }
+
+  /** The run's usage meter: its budget is the request's and the settings' limits, the lower of each. */
+  #meter(request: MCPRequest, initial?: Usage): UsageTotals {
+    const costs = this.#deps.costs ?? {};
+    const lower = (a?: number, b?: number) =>
+      a === undefined ? b : b === undefined ? a : Math.min(a, b);
+    return new UsageTotals(initial, {
+      prices: costs.prices,
+      counter: costs.counter,
+      budget: {
+        maxTokens: lower(request.maxTokens, costs.maxTokens),
+        maxCostUsd: lower(request.maxCostUsd, costs.maxCostUsd),
+      },
+    });
   }
 
   /** Events go to the listener and, for a persisted run, into its numbered log. */
