@@ -93,6 +93,7 @@ export const RESERVED_CONTEXT_KEYS = [
   "semanticMatches",
   "sessionId",
   "mode",
+  "sessionSummary",
 ] as const;
 
 const sessionId = z.string()

@@ -38,8 +38,7 @@ import { createModelSummarizer } from "../tools/model_summary.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { ToolPolicy } from "../tools/tool_policy.ts";
 import { ToolRegistry } from "../tools/tool_registry.ts";
-import { createToolSearch } from "../loop/tool_selection.ts";
-import { O200K_COUNTER } from "../adapters/openai/chat_tokens.ts";
+import { tokenDeps } from "./token_deps.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen } from "./routes.ts";
@@ -157,8 +156,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     },
     services,
     runs,
-    toolSearch: createToolSearch({ registry, embedder, policy, options: config.toolSearch }),
-    costs: { ...config.costs, counter: O200K_COUNTER },
+    ...tokenDeps(config, { registry, embedder, policy, sql, models, logger, overrides }),
   });
   const mcp: McpServerDeps = {
     registry,

@@ -11,7 +11,12 @@ import type { MemoryOptions } from "../store/sql_conversation_store.ts";
 import type { ToolPolicyRules } from "../tools/tool_policy.ts";
 import type { ToolSearchOptions } from "../loop/tool_selection.ts";
 import { type AuthConfig, readAuth } from "./auth_config.ts";
-import { type CostConfig, readCosts } from "./cost_config.ts";
+import {
+  type CompactionConfig,
+  type CostConfig,
+  readCompaction,
+  readCosts,
+} from "./token_config.ts";
 import { type Env, EnvReader } from "./env_reader.ts";
 import { type HttpConfig, readHttp } from "./http_config.ts";
 import {
@@ -55,6 +60,8 @@ export interface Config {
   toolSearch: ToolSearchOptions;
   /** Prices and run budgets (`MCP_LOOP_PRICES`, `MCP_LOOP_MAX_TOKENS`, `MCP_LOOP_MAX_COST_USD`). */
   costs: CostConfig;
+  /** Summaries of long sessions (`MCP_LOOP_COMPACT_AFTER_TOKENS`, `MCP_LOOP_SUMMARY_TOKENS`). */
+  compaction: CompactionConfig;
   /** Approvals and background continuation of persisted runs. */
   runs: RunsConfig;
   logLevel: LogLevel;
@@ -109,6 +116,7 @@ export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {})
     toolPolicy: readToolPolicy(reader),
     toolSearch: readToolSearch(reader),
     costs: readCosts(reader),
+    compaction: readCompaction(reader),
     runs: readRuns(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",

@@ -2,15 +2,9 @@
  * The loop's tunables, dependencies and per-run options (re-exported by
  * runner.ts, the loop's entry point).
  */
-import type {
-  Caller,
-  ConversationStore,
-  Embedder,
-  Logger,
-  Planner,
-  TokenCounter,
-} from "../ports.ts";
-import type { PriceTable } from "./prices.ts";
+import type { Caller, ConversationStore, Embedder, Logger, Planner } from "../ports.ts";
+import type { LoopCosts } from "./usage.ts";
+import type { CompactionDeps } from "./compaction.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolServices } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
@@ -19,6 +13,8 @@ import type { RefinementDeps } from "./refinement_stage.ts";
 import type { RoundTiming } from "./rounds.ts";
 import type { RunsDeps } from "./run_part.ts";
 import type { ToolSearch } from "./tool_selection.ts";
+
+export type { LoopCosts } from "./usage.ts";
 
 /** Tunables of the loop. */
 export interface LoopOptions {
@@ -63,16 +59,8 @@ export interface LoopDeps {
   toolSearch?: ToolSearch;
   /** Prices and budgets of model calls (see usage.ts). */
   costs?: LoopCosts;
-}
-
-/** What model calls cost and how much a run may spend (a request may lower each limit). */
-export interface LoopCosts {
-  /** Default: OpenAI's list prices for the models the docs name. */
-  prices?: PriceTable;
-  /** Default: four characters a token (the app gives the o200k_base tokenizer). */
-  counter?: TokenCounter;
-  maxTokens?: number;
-  maxCostUsd?: number;
+  /** Summaries of long sessions' older messages (see compaction.ts); none: recent messages only. */
+  compaction?: CompactionDeps;
 }
 
 /** Per-run options. */

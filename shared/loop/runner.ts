@@ -11,24 +11,24 @@ import {
   type MCPRequest,
   MCPRequest as MCPRequestSchema,
   type MCPResponse,
-  type Usage,
 } from "../contracts.ts";
 import { AppError, describeError } from "../errors.ts";
 import { withLogFields } from "../log/log_fields.ts";
 import { ANONYMOUS, type Caller, type Logger, SILENT_LOGGER } from "../ports.ts";
+import { loadMemory } from "./compaction.ts";
 import type { ApprovalDecision } from "../runs/run_contract.ts";
 import { initialCheckpoint, type RunCheckpoint } from "../runs/run_state.ts";
 import { RunSession } from "../runs/run_session.ts";
 import type { RunRecord } from "../runs/run_store.ts";
 import { startDeadline } from "./abort.ts";
-import { asStageError, type LoadedContext, loadLoopContext } from "./context_stage.ts";
+import { asStageError, type LoadedContext } from "./context_stage.ts";
 import { drive, type DriveInput } from "./drive.ts";
 import { contextEvent, safeListener } from "./events.ts";
 import { openRefinementLoop } from "./refinement_stage.ts";
 import { checkpointToResume, rebuildContext, resumedResults, runNotFound } from "./resume.ts";
 import type { RoundsState } from "./rounds.ts";
 import { runPart, type RunsDeps } from "./run_part.ts";
-import { UsageTotals } from "./usage.ts";
+import { meterFor } from "./usage.ts";
 import {
   DEFAULT_LOOP_OPTIONS,
   type LoopDeps,
@@ -88,14 +88,15 @@ export class McpLoopRunner {
     const started = performance.now();
     let loaded: LoadedContext;
     let state: RoundsState;
-    const usage = this.#meter(request);
+    const usage = meterFor(this.#deps.costs, request);
     const deadline = startDeadline(deadlineMs, { parents: [options.signal] });
     try {
-      const { embedder, store } = this.#deps;
+      const { embedder, store, compaction } = this.#deps;
+      const signal = deadline.signal;
       loaded = await timeStage(
         options.stageTimings,
         "context",
-        () => loadLoopContext({ request, caller, embedder, store, signal: deadline.signal, usage }),
+        () => loadMemory({ request, caller, embedder, store, signal, usage, compaction, logger }),
       );
       emit(contextEvent(loaded, embedder.model));
       const loop = await openRefinementLoop({ deps: this.#deps.refinement, caller, request });
@@ -182,7 +183,7 @@ export class McpLoopRunner {
     const { state, progress } = fromCheckpoint(checkpoint, {
       results,
       loop,
-      usage: this.#meter(record.request, checkpoint.usage),
+      usage: meterFor(this.#deps.costs, record.request, checkpoint.usage),
     });
     // Waiting for a person stops the clock; a run paused at its deadline gets a new one.
     const budgetMs = record.status === "waiting_approval" && checkpoint.budgetMs > 0
@@ -232,21 +233,6 @@ export class McpLoopRunner {
         })
       ),
     );
-  }
-
-  /** The run's usage meter: its budget is the request's and the settings' limits, the lower of each. */
-  #meter(request: MCPRequest, initial?: Usage): UsageTotals {
-    const costs = this.#deps.costs ?? {};
-    const lower = (a?: number, b?: number) =>
-      a === undefined ? b : b === undefined ? a : Math.min(a, b);
-    return new UsageTotals(initial, {
-      prices: costs.prices,
-      counter: costs.counter,
-      budget: {
-        maxTokens: lower(request.maxTokens, costs.maxTokens),
-        maxCostUsd: lower(request.maxCostUsd, costs.maxCostUsd),
-      },
-    });
   }
 
   /** Events go to the listener and, for a persisted run, into its numbered log. */

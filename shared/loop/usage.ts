@@ -16,6 +16,34 @@ export interface Budget {
   maxCostUsd?: number;
 }
 
+/** What model calls cost and how much a run may spend (a request may lower each limit). */
+export interface LoopCosts {
+  /** Default: OpenAI's list prices for the models the docs name. */
+  prices?: PriceTable;
+  /** Default: four characters a token (the app gives the o200k_base tokenizer). */
+  counter?: TokenCounter;
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
+/** A run's meter: its budget is the request's and the settings' limits, the lower of each. */
+export function meterFor(
+  costs: LoopCosts = {},
+  request: Budget,
+  initial?: Usage,
+): UsageTotals {
+  const lower = (a?: number, b?: number) =>
+    a === undefined ? b : b === undefined ? a : Math.min(a, b);
+  return new UsageTotals(initial, {
+    prices: costs.prices,
+    counter: costs.counter,
+    budget: {
+      maxTokens: lower(request.maxTokens, costs.maxTokens),
+      maxCostUsd: lower(request.maxCostUsd, costs.maxCostUsd),
+    },
+  });
+}
+
 /** What a meter prices and limits with. */
 export interface MeterOptions {
   prices?: PriceTable;

@@ -68,6 +68,7 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
     "mcp_run_events",
     "mcp_runs",
     "refinement_loops",
+    "session_summaries",
   ]);
   assert.ok(tables.every((t) => t.relrowsecurity), JSON.stringify(tables));
 });

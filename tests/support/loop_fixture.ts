@@ -10,6 +10,7 @@ import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.t
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../../shared/tools/tool_policy.ts";
 import { createToolSearch, type ToolSearchOptions } from "../../shared/loop/tool_selection.ts";
+import type { CompactionDeps } from "../../shared/loop/compaction.ts";
 import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
@@ -60,6 +61,7 @@ export function buildLoop(
     refinement,
     runs,
     toolSearch,
+    compaction,
   }: {
     planner: Planner;
     tools?: ToolDefinition[];
@@ -71,6 +73,8 @@ export function buildLoop(
     runs?: RunsDeps;
     /** Tool search with these options (none: every permitted tool is offered). */
     toolSearch?: Partial<ToolSearchOptions>;
+    /** Summaries of long sessions. */
+    compaction?: CompactionDeps;
   },
 ) {
   const registry = new ToolRegistry();
@@ -87,6 +91,7 @@ export function buildLoop(
     policy,
     refinement,
     runs,
+    compaction,
     toolSearch: toolSearch &&
       createToolSearch({ registry, embedder, policy: policy ?? OPEN_POLICY, options: toolSearch }),
   });

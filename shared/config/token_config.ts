@@ -1,6 +1,8 @@
 /**
- * What model calls cost and how much a run may spend: `MCP_LOOP_MAX_TOKENS`,
- * `MCP_LOOP_MAX_COST_USD` and the price table `MCP_LOOP_PRICES`.
+ * Tokens: what model calls cost and how much a run may spend
+ * (`MCP_LOOP_MAX_TOKENS`, `MCP_LOOP_MAX_COST_USD`, the price table
+ * `MCP_LOOP_PRICES`), and when a long session is compacted
+ * (`MCP_LOOP_COMPACT_AFTER_TOKENS`, `MCP_LOOP_SUMMARY_TOKENS`).
  */
 import { z } from "zod";
 import { DEFAULT_PRICES, type PriceTable } from "../loop/prices.ts";
@@ -29,6 +31,25 @@ export function readCosts(reader: EnvReader): CostConfig {
     ? undefined
     : reader.number("MCP_LOOP_MAX_COST_USD", { fallback: 0, min: 0.000001, max: 100_000 });
   return { prices: { ...DEFAULT_PRICES, ...readPrices(reader) }, maxTokens, maxCostUsd };
+}
+
+/** When a session's older messages are summarised (the recent window comes from the memory settings). */
+export interface CompactionConfig {
+  /** 0: never. */
+  afterTokens: number;
+  summaryTokens: number;
+}
+
+/** The compaction settings. */
+export function readCompaction(reader: EnvReader): CompactionConfig {
+  return {
+    afterTokens: reader.int("MCP_LOOP_COMPACT_AFTER_TOKENS", {
+      fallback: 2_000,
+      min: 0,
+      max: 1_000_000,
+    }),
+    summaryTokens: reader.int("MCP_LOOP_SUMMARY_TOKENS", { fallback: 400, min: 50, max: 8_000 }),
+  };
 }
 
 /** MCP_LOOP_PRICES: `{"<model>": {"input": 2.5, "cachedInput": 1.25, "output": 10}}`, dollars per million tokens. */
