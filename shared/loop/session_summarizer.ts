@@ -2,8 +2,8 @@
  * Writes a session's summary for compaction (see compaction.ts): with the
  * chat model when there is one, else — and whenever the model fails or the
  * run's budget refuses the call — an extractive summary: the sentences that
- * carry the conversation's recurring words, names and numbers, in order,
- * each with who said it.
+ * carry the conversation's recurring words, names and numbers, each said
+ * once (a repeat or an echo is left out), in order, each with who said it.
  */
 import { contentWords } from "../adapters/hashing/hashing_embedder.ts";
 import { describeError } from "../errors.ts";
@@ -38,7 +38,12 @@ export function extractiveSummary({ previous, messages, maxTokens }: SessionSumm
     ...messages.flatMap(({ role, content }) =>
       sentences(content).map((sentence) => ({ text: `${role}: ${sentence}`, earlier: false }))
     ),
-  ].map((unit, order) => ({ ...unit, order, words: new Set(contentWords(unit.text)) }));
+  ].map((unit, order) => ({
+    ...unit,
+    order,
+    // What was said, not who said it.
+    words: new Set(contentWords(unit.text.replace(/^(user|assistant|system|tool): /, ""))),
+  }));
   const df = new Map<string, number>();
   for (const unit of units) for (const word of unit.words) df.set(word, (df.get(word) ?? 0) + 1);
   const score = (unit: (typeof units)[number]) => {
@@ -52,6 +57,8 @@ export function extractiveSummary({ previous, messages, maxTokens }: SessionSumm
   for (const unit of [...units].sort((a, b) => score(b) - score(a) || a.order - b.order)) {
     const line = clip(unit.text, 240);
     if (used + line.length + 3 > budget) continue;
+    // Said already (a repeated request, a reply echoing it): once is enough.
+    if (chosen.some((other) => overlap(other.words, unit.words) >= 0.9)) continue;
     chosen.push({ ...unit, text: line });
     used += line.length + 3;
   }
@@ -102,6 +109,15 @@ export function modelSessionSummarizer(
     }
     return extractiveSummary(input);
   };
+}
+
+/** The share of the words of the smaller set that the other has too. */
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size === 0) return 1;
+  let shared = 0;
+  for (const word of small) if (large.has(word)) shared++;
+  return shared / small.size;
 }
 
 /** A text's sentences (lines and sentence ends), without empty ones. */

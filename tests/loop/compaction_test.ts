@@ -149,3 +149,21 @@ Deno.test("the chat model writes the summary; when it fails, the extractive one 
   assert.equal(offline, "- user: I go to Lisbon with 500 euros.");
   assert.ok(logger.entries.some((entry) => /offline/.test(entry.message)));
 });
+
+Deno.test("the extractive summary says each thing once, keeps changed figures, and stays in budget", () => {
+  const said = (role: "user" | "assistant", content: string) => ({ role, content });
+  const summary = extractiveSummary({
+    messages: [
+      said("user", "The Porto budget is 12,000 euros."),
+      said("assistant", "Noted: the Porto budget is 12,000 euros."),
+      said("user", "The Porto budget is 12,000 euros."),
+      said("user", "Correction: the Porto budget is 15,000 euros."),
+      said("user", "ok thanks"),
+    ],
+    maxTokens: 28,
+  });
+  assert.deepEqual(summary.split("\n"), [
+    "- user: The Porto budget is 12,000 euros.",
+    "- user: Correction: the Porto budget is 15,000 euros.",
+  ]);
+});
