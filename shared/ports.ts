@@ -288,3 +288,13 @@ export interface Sql extends SqlTx {
   /** Releases the connection(s); further calls fail. */
   close(): Promise<void>;
 }
+
+/** Counts shared by every process (the database), per caller and minute. */
+export interface SharedQuota {
+  /** Adds a request of `bytes` to the caller's current minute; the seconds to wait when it is over. */
+  take(
+    caller: Caller,
+    use: { bytes: number },
+    limits: { requests: number; bytes: number },
+  ): Promise<number>;
+}

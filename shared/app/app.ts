@@ -26,11 +26,9 @@ import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
 import { createRefinementTools } from "../refinement/refinement_tools.ts";
 import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
-import { keepAlive } from "../store/keep_alive.ts";
-import { SqlRunStore } from "../store/sql_run_store.ts";
-import type { RunsDeps } from "../loop/run_part.ts";
+import { SqlCallerQuota } from "../store/sql_caller_quota.ts";
+import { type CallerLimiter, createCallerLimiter } from "../http/caller_limits.ts";
 import { approvalPolicy } from "../runs/approval_policy.ts";
-import { RunEventHub, RunningRuns } from "../runs/run_events.ts";
 import type { RunStore } from "../runs/run_store.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
 import { createFinalizeSummaryTool } from "../tools/finalize_summary.ts";
@@ -41,8 +39,10 @@ import { ToolRegistry } from "../tools/tool_registry.ts";
 import { tokenDeps } from "./token_deps.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
-import { buildRouter, warnIfNoCors, warnIfOpen } from "./routes.ts";
+import { buildRouter, warnIfNoCors, warnIfOpen, warnIfProcessKey } from "./routes.ts";
 import { createToolServices } from "./tool_services.ts";
+import { createRunsDeps } from "./runs_deps.ts";
+import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
 import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
 
@@ -61,6 +61,8 @@ export interface AppOverrides {
   tools?: readonly ToolDefinition[];
   /** Where `tools` come from, for error messages (default "functions/mcp-loop/tools.ts"). */
   toolsSource?: string;
+  /** Per-caller limits (default: from the configuration). */
+  limits?: CallerLimiter;
   /** Where runs are kept (default: SQL on the database). */
   runs?: RunStore;
   /** Replaces `fetch` for the caller's supabase-js client in tools (tests). */
@@ -103,6 +105,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     createConsoleLogger({ level: config.logLevel, redact: createRedactor(configSecrets(config)) });
   warnIfOpen(config, logger);
   warnIfNoCors(config, logger);
+  warnIfProcessKey(config, logger);
   const inMemory = config.database.kind === "pglite" &&
     config.database.dataDir.startsWith("memory://");
   let opening = overrides.opening;
@@ -125,20 +128,9 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   });
   const registry = buildRegistry(config, models, overrides, { refinementStore, logger });
   const policy = new ToolPolicy(config.toolPolicy);
+  const approval = approvalPolicy(config.runs.approval);
   const conversations = overrides.store ?? createConversationStore(config, sql);
-  const runs: RunsDeps = {
-    store: overrides.runs ?? new SqlRunStore(sql),
-    hub: new RunEventHub(),
-    running: new RunningRuns(),
-    approval: approvalPolicy(config.runs.approval),
-    approvalTtlMs: config.runs.approvalTtlMs,
-    audit,
-    backgroundContinuations: config.runs.backgroundContinuations,
-    keepAlive: (work) => {
-      keepAlive(work);
-      work.catch(() => {});
-    },
-  };
+  const runs = createRunsDeps(config, { sql, audit, approval, store: overrides.runs });
   const embedder = overrides.embedder ?? models.embedder;
   const runner = new McpLoopRunner({
     registry,
@@ -168,6 +160,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     conversations,
     loops: refinementStore,
     refinementSettings: config.refinement,
+    approvals: createMcpApprovals(config, { policy: approval, sql }),
   };
   // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
   const runWhenOpen: Pick<McpLoopRunner, "run" | "resume" | "cancel"> = {
@@ -188,6 +181,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const { router, loadMcp } = buildRouter(config, {
     runner: runWhenOpen,
     runs,
+    limits: overrides.limits ?? createCallerLimiter(config.http.callerLimits, {
+      // Every instance of a function on Postgres counts against the same minute.
+      shared: config.database.kind === "postgres" ? new SqlCallerQuota(sql) : undefined,
+    }),
     mcp,
     embeddingModel: embedder.model,
     sql,

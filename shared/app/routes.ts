@@ -12,6 +12,7 @@ import { createPlaygroundHandler } from "../http/playground_handler.ts";
 import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
 import { lazyHandler } from "../http/lazy_handler.ts";
 import { createRunsHandler } from "../http/runs_handler.ts";
+import type { CallerLimiter } from "../http/caller_limits.ts";
 import type { RunsDeps } from "../loop/run_part.ts";
 import { createRouter } from "../http/router.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
@@ -26,9 +27,10 @@ import type { LazySql } from "../store/lazy_sql.ts";
  */
 export function buildRouter(
   config: Config,
-  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs }: {
+  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs, limits }: {
     runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
     runs: RunsDeps;
+    limits: CallerLimiter;
     mcp: McpServerDeps;
     embeddingModel: string;
     sql: LazySql;
@@ -62,6 +64,7 @@ export function buildRouter(
         ],
       }),
       maxBodyBytes: config.http.maxBodyBytes,
+      limits,
       resourceMetadataUrl: signIn ? (req) => resourceMetadataUrl(config.oauth, req) : undefined,
     });
   });
@@ -74,6 +77,7 @@ export function buildRouter(
       logger,
       hostOrigin: loopHostOrigin,
       keepAlive: runs.keepAlive,
+      limits,
     }),
     runs: createRunsHandler({
       runner,
@@ -85,11 +89,14 @@ export function buildRouter(
       logger,
       hostOrigin: loopHostOrigin,
       keepAlive: runs.keepAlive,
+      limits,
     }),
     health: createHealthHandler({
       logger,
       database: sql,
       describe,
+      // With authentication required, only a caller with a credential sees the details.
+      authenticate: config.auth.required ? authenticate : undefined,
       checks: async () =>
         Object.fromEntries((await remotes).map((source) => {
           const status = source.status();
@@ -98,7 +105,10 @@ export function buildRouter(
     }),
     mcp: mcpHandler.handle,
     protectedResource: signIn ? createProtectedResourceHandler(config.oauth) : undefined,
-    playground: createPlaygroundHandler({ enabled: config.http.playground }),
+    playground: createPlaygroundHandler({
+      enabled: config.http.playground,
+      deployed: config.http.deployed || "EdgeRuntime" in globalThis,
+    }),
     corsOrigins: config.http.corsOrigins,
     logger,
   });
@@ -127,4 +137,15 @@ export function warnIfNoCors(config: Config, logger: Logger): void {
       "no CORS origins are allowed (the default once Supabase settings are present): browser apps on other origins cannot call this function; set MCP_LOOP_CORS_ORIGINS=https://your.app (comma-separated) to allow them",
     );
   }
+}
+
+/**
+ * MCP approvals signed with a key of this process only, where several
+ * processes may share the database: an answer reaching another one is refused.
+ */
+export function warnIfProcessKey(config: Config, logger: Logger): void {
+  if (config.mcp.requestStateKey || config.database.kind !== "postgres") return;
+  logger.warn(
+    "MCP approvals are signed with a random key of this process: a client's answer that reaches another instance (or this one restarted) is refused; set MCP_LOOP_REQUEST_STATE_KEY (32 bytes or more) to the same value on every instance",
+  );
 }

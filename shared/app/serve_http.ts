@@ -17,6 +17,7 @@ import { type Logger, SILENT_LOGGER } from "../ports.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import type { App } from "./app.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
+import { type ConnectionGuard, startConnectionGuard } from "./connection_guard.ts";
 
 /**
  * Serves the function with the application's `tools`. The database starts
@@ -30,10 +31,14 @@ export async function serveFunction(
   let lock: DataDirLock | undefined;
   let app: App | undefined;
   let server: Deno.HttpServer | undefined;
+  let guard: ConnectionGuard | undefined;
+  let cleanup: () => Promise<void> = () => Promise.resolve();
   // Listening for signals from the start: a Ctrl-C while the database opens stops cleanly too.
   const stop = stopOnce(async () => {
+    await guard?.close();
     await server?.shutdown();
     await app?.close();
+    await cleanup();
     lock?.release();
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -60,22 +65,29 @@ export async function serveFunction(
   }
   const started = app;
   try {
-    server = Deno.serve({
+    // The HTTP server listens on a Unix socket; the guard owns the public port (connection_guard.ts).
+    const socketDir = await Deno.makeTempDir({ prefix: "mcp-loop-" });
+    const upstream = `${socketDir}/http.sock`;
+    server = Deno.serve({ transport: "unix", path: upstream, onListen: () => {} }, started.fetch);
+    guard = startConnectionGuard({
       hostname: config.http.hostname,
       port: config.port,
-      onListen: ({ hostname, port }) => {
-        const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-        const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
-        lock?.setMcpUrl(`${base}/mcp`);
-        console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
-        // The MCP endpoint gets ready for its first request once the app is ready (the database
-        // open, remote servers tried once) and the requests that waited for it have had their turn: loading the SDK earlier slowed the
-        // database's start (the two compete for the cores) and the requests waiting on it.
-        void started.ready().catch(() => {}).then(() => {
-          setTimeout(() => started.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
-        });
-      },
-    }, started.fetch);
+      upstream,
+      limits: config.http.connections,
+      logger: createConsoleLogger({ level: config.logLevel }),
+    });
+    const { hostname, port } = guard.addr;
+    const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
+    const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
+    lock?.setMcpUrl(`${base}/mcp`);
+    console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
+    // The MCP endpoint gets ready for its first request once the app is ready (the database
+    // open, remote servers tried once) and the requests that waited for it have had their turn:
+    // loading the SDK earlier slowed the database's start (the two compete for the cores).
+    void started.ready().catch(() => {}).then(() => {
+      setTimeout(() => started.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
+    });
+    cleanup = () => Deno.remove(socketDir, { recursive: true }).catch(() => {});
   } catch (error) {
     console.error(await cannotListenMessage(error, config.http.hostname, config.port));
     // The database may be half-way through its first start: let it finish before exiting.

@@ -23,13 +23,25 @@
  */
 import { z } from "zod";
 
-z.config({
-  memoizer: {
-    attach() {},
-    guard() {},
-    alloc: (_schema, _payload, empty) => empty,
-  },
-});
+/**
+ * Where the function is deployed the tuning is left out: under the edge
+ * runtime's Deno, on the deployed entry and a realistic mix of requests, it
+ * made no difference beyond noise (`deno task bench edge`, docs/benchmarks.md#edge),
+ * so the deployed function runs Zod as published (a cyclic input is parsed,
+ * not a stack overflow). It stays for `deno task start` and `mcp:stdio`,
+ * where thousands of MCP calls a second showed what it saves.
+ */
+const TUNED = !("EdgeRuntime" in globalThis);
+
+if (TUNED) {
+  z.config({
+    memoizer: {
+      attach() {},
+      guard() {},
+      alloc: (_schema, _payload, empty) => empty,
+    },
+  });
+}
 
 type Context = z.core.ParseContext<z.core.$ZodIssue>;
 
@@ -115,9 +127,11 @@ function own(target: object, value: unknown): unknown {
   return value;
 }
 
-const hooks = z.core.globalConfig as { postProcessor?: (schema: object) => void };
-const previous = hooks.postProcessor;
-hooks.postProcessor = (schema) => {
-  replaceSafeParse(schema);
-  previous?.(schema);
-};
+if (TUNED) {
+  const hooks = z.core.globalConfig as { postProcessor?: (schema: object) => void };
+  const previous = hooks.postProcessor;
+  hooks.postProcessor = (schema) => {
+    replaceSafeParse(schema);
+    previous?.(schema);
+  };
+}

@@ -2,28 +2,33 @@
  * The bundled client's types as one self-contained `.d.ts`, written beside
  * `dist/mcp-loop-client.js` so that a TypeScript app that copies the bundle
  * gets the types too. TypeScript's `transpileDeclaration` declares
- * `mcp_loop_client.ts` and `types.ts` one file at a time (no module
- * resolution: every export has an explicit type), and the two are stitched
- * into one file without the import between them. Any other import is an
- * error, so the file never needs zod or eventsource-parser.
+ * `mcp_loop_client.ts`, `client_error.ts` and `types.ts` one file at a time
+ * (no module resolution: every export has an explicit type), and they are
+ * stitched into one file without the imports between them. Any other import
+ * left in a declaration is an error, so the file never needs zod or
+ * eventsource-parser (the client's plumbing, `client_http.ts`, appears in no
+ * declaration, so its import is dropped).
  */
 import ts from "typescript";
 
-const FILES = ["mcp_loop_client.ts", "types.ts"];
-/** The one module the declarations may name: it is stitched in. */
-const STITCHED = "./types.ts";
+const FILES = ["mcp_loop_client.ts", "client_error.ts", "types.ts"];
+/** The modules the declarations may name: they are stitched in. */
+const STITCHED = new Set(["./client_error.ts", "./types.ts"]);
 
 /** The `.d.ts` of the bundled client; throws when a declaration would need another module. */
 export async function clientDeclarations(): Promise<string> {
   const sources = await Promise.all(
     FILES.map((file) => Deno.readTextFile(new URL(file, import.meta.url))),
   );
-  const [client, types] = FILES.map((file, i) => statements(declare(file, sources[i]), file));
+  const [client, error, types] = FILES.map((file, i) =>
+    statements(declare(file, sources[i]), file)
+  );
   return [
-    `// Written by \`deno task build:client\` from shared/client/${FILES.join(" and ")}:\n` +
+    `// Written by \`deno task build:client\` from shared/client/${FILES.join(", ")}:\n` +
     "// edit those, not this file. It needs the DOM lib or @types/node (fetch, URL, AbortSignal).",
     moduleDoc(sources[0]),
     ...client,
+    ...error,
     "// The wire types.",
     ...types,
   ].join("\n\n") + "\n";
@@ -61,7 +66,7 @@ function statements(declarations: string, file: string): string[] {
   const kept: string[] = [];
   for (const statement of sf.statements) {
     const from = moduleSpecifier(statement);
-    if (from === STITCHED) continue;
+    if (from !== undefined && STITCHED.has(from)) continue;
     if (
       from !== undefined || ts.isImportEqualsDeclaration(statement) ||
       /\bimport\(/.test(statement.getText(sf))

@@ -1,9 +1,12 @@
 /**
- * A typed client of `POST /mcp-loop` for web apps, Deno and Node: `run` for
- * the whole response, `stream` for the progress events as they happen. It uses
- * only web-standard APIs (fetch, streams) and the contract's types, with
- * `eventsource-parser` reading the Server-Sent Events. Every failure is a
- * {@link McpLoopError} with the server's code, status, message and details.
+ * A typed client of `POST /mcp-loop` and its run routes for web apps, Deno and
+ * Node: `run` for the whole response, `stream` for the progress events as
+ * they happen; `approve`, `resume` and `cancel` to steer a run that waits or
+ * paused, `getRun` to see it and `events` to follow it again after a
+ * disconnect (from the last event you have). It uses only web-standard APIs
+ * (fetch, streams) and the contract's types, with `eventsource-parser`
+ * reading the Server-Sent Events. Every failure is a {@link McpLoopError} with
+ * the server's code, status, message and details.
  *
  * @example
  * ```ts
@@ -11,23 +14,38 @@
  *   url: "https://<project-ref>.supabase.co/functions/v1/mcp-loop",
  *   accessToken: async () => (await supabase.auth.getSession()).data.session?.access_token,
  * });
- * for await (const event of client.stream({ mode: "general", sessionId, messages })) {
- *   if (event.type === "step_end") console.log(event.result.tool, event.result.success);
+ * let data = await client.run({ mode: "general", sessionId, messages });
+ * if (data.stopReason === "approval_required") {
+ *   const approvals = data.pendingApprovals!.map(({ id }) => ({ id, approved: confirm(id) }));
+ *   data = await client.approve(data.runId!, approvals);
  * }
  * ```
  */
-import { EventSourceParserStream } from "eventsource-parser/stream";
+import { McpLoopError } from "./client_error.ts";
+import {
+  badResponse,
+  type Connection,
+  loopData,
+  readEvents,
+  readJson,
+  send,
+  transportError,
+} from "./client_http.ts";
 import type {
-  ErrorBody,
-  LoopEvent,
+  ApprovalDecision,
   LoopRequest,
-  LoopResponse,
   LoopResult,
+  Resolvable,
+  RunEvent,
+  RunView,
   StreamEvent,
 } from "./types.ts";
 
+export { McpLoopError } from "./client_error.ts";
+export type { ClientErrorCode } from "./client_error.ts";
 export type {
   ActionResult,
+  ApprovalDecision,
   ChatMessage,
   ChatRole,
   ContextMessage,
@@ -39,18 +57,20 @@ export type {
   LoopResult,
   LoopTypeName,
   Mode,
+  PendingApproval,
   PlannedAction,
   RefinementRequest,
   ReportedAction,
+  Resolvable,
+  RunEvent,
+  RunStatus,
+  RunView,
   ServerError,
   StopReason,
   StreamEvent,
   ToolMetadata,
   Usage,
 } from "./types.ts";
-
-/** A value, or a function giving it (called before each request), maybe asynchronously. */
-export type Resolvable<T> = T | (() => T | Promise<T>);
 
 /** How to reach the function. */
 export interface McpLoopClientOptions {
@@ -70,188 +90,130 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** How to follow a run's events. */
+export interface EventsOptions extends CallOptions {
+  /** The last event you have (its `id`): only later ones come. Default 0, all of them. */
+  lastEventId?: number;
+  /** Reconnections after a dropped connection (from the last event received) before it throws; default 3. */
+  retries?: number;
+  /** Wait before each reconnection, in ms; default 500. */
+  retryMs?: number;
+}
+
+/** A streamed event, with its number in the run's event log when it has one. */
+export type StreamedEvent = StreamEvent & { id?: number };
+
 /** The client. */
 export interface McpLoopClient {
-  /** Runs the loop and resolves with the response's `data`. */
+  /** Runs the loop and resolves with the response's `data` (see `pendingApprovals` when it waits). */
   run(request: LoopRequest, options?: CallOptions): Promise<LoopResult>;
   /**
    * Runs the loop and yields its events as they arrive. An `error` event is
    * yielded, and then the iteration throws it as a {@link McpLoopError}.
    */
-  stream(request: LoopRequest, options?: CallOptions): AsyncIterable<StreamEvent>;
-}
-
-/** Codes the client itself uses, beside the server's. */
-export type ClientErrorCode = "NETWORK_ERROR" | "ABORTED" | "BAD_RESPONSE";
-
-/** Every failure of a call: the server's error, or the client's own. */
-export class McpLoopError extends Error {
-  /** The server's stable code (VALIDATION_FAILED, AUTH_REQUIRED, ...) or a {@link ClientErrorCode}. */
-  readonly code: string;
-  /** The HTTP status (0 when there was no response). */
-  readonly status: number;
-  /** The server's details, when it sent some. */
-  readonly details?: unknown;
-
-  constructor(
-    { code, status, message, details, cause }: {
-      code: string;
-      status: number;
-      message: string;
-      details?: unknown;
-      cause?: unknown;
-    },
-  ) {
-    super(message, { cause });
-    this.name = "McpLoopError";
-    this.code = code;
-    this.status = status;
-    this.details = details;
-  }
+  stream(request: LoopRequest, options?: CallOptions): AsyncIterable<StreamedEvent>;
+  /** Answers the calls a run waits for; the run goes on, and this resolves like {@link run}. */
+  approve(
+    runId: string,
+    approvals: ApprovalDecision[],
+    options?: CallOptions,
+  ): Promise<LoopResult>;
+  /** {@link approve}, yielding the events of the run as it goes on, like {@link stream}. */
+  approveStream(
+    runId: string,
+    approvals: ApprovalDecision[],
+    options?: CallOptions,
+  ): AsyncIterable<StreamedEvent>;
+  /** Goes on with a run paused at its deadline; resolves like {@link run}. */
+  resume(runId: string, options?: CallOptions): Promise<LoopResult>;
+  /** {@link resume}, yielding the events like {@link stream}. */
+  resumeStream(runId: string, options?: CallOptions): AsyncIterable<StreamedEvent>;
+  /** Stops a run (at once when it waits or paused, else at its next step); resolves with its view. */
+  cancel(runId: string, options?: CallOptions): Promise<RunView>;
+  /** Where a run stands. */
+  getRun(runId: string, options?: CallOptions): Promise<RunView>;
+  /**
+   * A run's events, each with its `id`: the stored ones after `lastEventId`,
+   * then live ones until it stops or pauses. A dropped connection is
+   * reconnected from the last event received. A run's `error` event is
+   * yielded as history, not thrown.
+   */
+  events(runId: string, options?: EventsOptions): AsyncIterable<RunEvent>;
 }
 
 /** Builds a client. */
 export function createMcpLoopClient(options: McpLoopClientOptions): McpLoopClient {
-  const send = async (request: LoopRequest, accept: string, signal?: AbortSignal) => {
-    const token = await resolve(options.accessToken);
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept,
-      ...(await resolve(options.headers)),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    };
-    let response: Response;
-    try {
-      response = await (options.fetch ?? fetch)(String(options.url), {
-        method: "POST",
-        headers,
-        body: JSON.stringify(request),
-        signal,
-      });
-    } catch (error) {
-      throw transportError(error, signal);
-    }
-    if (!response.ok) throw await serverError(response);
-    return response;
+  const connection: Connection = options;
+  const runPath = (runId: string, action = "") =>
+    `/runs/${encodeURIComponent(runId)}${action ? `/${action}` : ""}`;
+  const result = async (path: string, body: unknown, signal?: AbortSignal) => {
+    const response = await send(connection, { path, body, accept: "application/json", signal });
+    return await readJson(response, signal, loopData);
   };
+  const view = async (method: "GET" | "POST", path: string, signal?: AbortSignal) => {
+    const response = await send(connection, { method, path, accept: "application/json", signal });
+    return await readJson(
+      response,
+      signal,
+      (body) => typeof body.runId === "string" ? body as unknown as RunView : undefined,
+    );
+  };
+  async function* streamed(path: string, body: unknown, signal?: AbortSignal) {
+    const response = await send(connection, { path, body, accept: "text/event-stream", signal });
+    for await (const event of readEvents(response, signal)) {
+      yield event;
+      if (event.type === "error") {
+        throw new McpLoopError({ status: response.status, ...event.error });
+      }
+      if (event.type === "result") return;
+    }
+    throw badResponse(response.status, "the stream ended before its result");
+  }
 
   return {
-    async run(request, { signal } = {}) {
-      const response = await send(request, "application/json", signal);
-      const body = await readJson(response, signal) as Partial<LoopResponse>;
-      if (body?.success !== true || typeof body.data !== "object") {
-        throw badResponse(response.status, "the response has no data");
-      }
-      return body.data;
-    },
-    async *stream(request, { signal } = {}) {
-      const response = await send(request, "text/event-stream", signal);
-      if (!response.body) throw badResponse(response.status, "the response has no body");
-      const events = response.body
-        .pipeThrough(new TextDecoderStream())
-        .pipeThrough(new EventSourceParserStream())
-        .getReader();
-      try {
-        while (true) {
-          let next: ReadableStreamReadResult<{ event?: string; data: string }>;
-          try {
-            next = await events.read();
-          } catch (error) {
-            throw transportError(error, signal);
-          }
-          if (next.done) break;
-          const event = toStreamEvent(next.value, response.status);
-          yield event;
-          if (event.type === "error") {
-            throw new McpLoopError({ status: response.status, ...event.error });
-          }
-          if (event.type === "result") return;
-        }
-      } finally {
-        events.releaseLock();
-        await response.body.cancel().catch(() => {});
-      }
-      throw badResponse(response.status, "the stream ended before its result");
-    },
+    run: (request, { signal } = {}) => result("", request, signal),
+    stream: (request, { signal } = {}) => streamed("", request, signal),
+    approve: (runId, approvals, { signal } = {}) =>
+      result(runPath(runId, "approvals"), { approvals }, signal),
+    approveStream: (runId, approvals, { signal } = {}) =>
+      streamed(runPath(runId, "approvals"), { approvals }, signal),
+    resume: (runId, { signal } = {}) => result(runPath(runId, "resume"), {}, signal),
+    resumeStream: (runId, { signal } = {}) => streamed(runPath(runId, "resume"), {}, signal),
+    cancel: (runId, { signal } = {}) => view("POST", runPath(runId, "cancel"), signal),
+    getRun: (runId, { signal } = {}) => view("GET", runPath(runId), signal),
+    events: (runId, eventsOptions = {}) =>
+      follow(connection, runPath(runId, "events"), eventsOptions),
   };
 }
 
-/** One parsed SSE message as a typed event. */
-function toStreamEvent(message: { event?: string; data: string }, status: number): StreamEvent {
-  let data: unknown;
-  try {
-    data = JSON.parse(message.data);
-  } catch {
-    throw badResponse(status, `the "${message.event ?? "message"}" event is not JSON`);
+/** The events route, reconnected from the last event after a dropped connection. */
+async function* follow(
+  connection: Connection,
+  path: string,
+  { lastEventId = 0, retries = 3, retryMs = 500, signal }: EventsOptions,
+): AsyncGenerator<RunEvent> {
+  let last = lastEventId;
+  for (let failures = 0;;) {
+    try {
+      const response = await send(connection, {
+        method: "GET",
+        path,
+        accept: "text/event-stream",
+        signal,
+        headers: last > 0 ? { "last-event-id": String(last) } : {},
+      });
+      for await (const event of readEvents(response, signal)) {
+        if (event.id === undefined) continue;
+        last = event.id;
+        failures = 0;
+        yield event as RunEvent;
+      }
+      return;
+    } catch (error) {
+      const failure = transportError(error, signal);
+      const transient = failure.code === "NETWORK_ERROR" || failure.status >= 500;
+      if (!transient || ++failures > retries) throw failure;
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+    }
   }
-  if (message.event === "result") return { type: "result", data: (data as LoopResponse).data };
-  if (message.event === "error") return { type: "error", error: (data as ErrorBody).error };
-  return data as LoopEvent;
-}
-
-async function serverError(response: Response): Promise<McpLoopError> {
-  const text = await response.text().catch(() => "");
-  let body: Partial<ErrorBody> | undefined;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const error = body?.error;
-  if (error && typeof error.code === "string" && typeof error.message === "string") {
-    return new McpLoopError({ status: response.status, ...error });
-  }
-  return new McpLoopError({
-    code: `HTTP_${response.status}`,
-    status: response.status,
-    message: `The server answered ${response.status} ${response.statusText}${
-      text ? `: ${text.slice(0, 200)}` : ""
-    }`,
-  });
-}
-
-async function readJson(response: Response, signal?: AbortSignal): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw transportError(error, signal);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badResponse(response.status, "the response is not JSON");
-  }
-}
-
-function transportError(error: unknown, signal?: AbortSignal): McpLoopError {
-  if (error instanceof McpLoopError) return error;
-  if (signal?.aborted) {
-    return new McpLoopError({
-      code: "ABORTED",
-      status: 0,
-      message: "The request was aborted",
-      cause: error,
-    });
-  }
-  return new McpLoopError({
-    code: "NETWORK_ERROR",
-    status: 0,
-    message: `Could not reach the MCP loop function: ${
-      error instanceof Error ? error.message : String(error)
-    }`,
-    cause: error,
-  });
-}
-
-function badResponse(status: number, why: string): McpLoopError {
-  return new McpLoopError({
-    code: "BAD_RESPONSE",
-    status,
-    message: `The MCP loop function sent a response this client cannot read: ${why}`,
-  });
-}
-
-async function resolve<T>(value: Resolvable<T> | undefined): Promise<T | undefined> {
-  return typeof value === "function" ? await (value as () => T | Promise<T>)() : value;
 }

@@ -227,3 +227,50 @@ export type StreamEvent =
   | LoopEvent
   | { type: "result"; data: LoopResult }
   | { type: "error"; error: ServerError };
+
+/** Where a run stands. `paused`: stopped at its deadline with its state saved (resumable). */
+export type RunStatus =
+  | "running"
+  | "waiting_approval"
+  | "paused"
+  | "completed"
+  | "failed"
+  | "cancelled";
+
+/** One decision on a pending call (`POST /mcp-loop/runs/{runId}/approvals`). */
+export interface ApprovalDecision {
+  /** The pending approval's `id`. */
+  id: string;
+  approved: boolean;
+  /** Why it was denied (the planner sees it next round). */
+  reason?: string;
+}
+
+/** A run as `GET /mcp-loop/runs/{runId}` shows it to its caller. */
+export interface RunView {
+  runId: string;
+  sessionId: string;
+  status: RunStatus;
+  stopReason?: string;
+  /** The calls still waiting for a decision. */
+  pendingApprovals: PendingApproval[];
+  rounds: number;
+  /** Every planned step so far, with the round it was planned in. */
+  plan: (PlannedAction & { round: number })[];
+  intermediateResults: ActionResult[];
+  summaryMessage?: string;
+  usage: Usage;
+  /** The refinement loop the run opened or continued, if it is a refinement run (kept if it is cancelled). */
+  refinementLoopId?: string;
+  /** The number of its last event (`events(runId, { lastEventId })` goes on from there). */
+  lastEventId: number;
+  error?: { code: string; message: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An event of a run's log with its number (the SSE `id:`), as `events()` yields it. */
+export type RunEvent = StreamEvent & { id: number };
+
+/** A value, or a function giving it (called before each request), maybe asynchronously. */
+export type Resolvable<T> = T | (() => T | Promise<T>);

@@ -111,7 +111,7 @@ export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {})
     auth: readAuth(reader, keys),
     models: readModels(reader),
     refinement: readRefinement(reader),
-    mcp: readMcp(reader),
+    mcp: readMcp(reader, keys),
     oauth: readOAuth(reader),
     toolPolicy: readToolPolicy(reader),
     toolSearch: readToolSearch(reader),
@@ -165,6 +165,7 @@ export function configSecrets(config: Config): string[] {
     store.kind === "supabase" ? store.secretKey : undefined,
     ...mcp.remoteServers.flatMap((server) => Object.values(server.headers)),
     mcp.bridgeToken,
+    mcp.requestStateKey?.secret,
     config.database.kind === "postgres" ? config.database.url : undefined,
   ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);
 }

@@ -1,5 +1,7 @@
 /** The HTTP surface: body size limit and the origins browsers may call from. */
+import { DEFAULT_GUARD_LIMITS, type GuardLimits } from "../app/connection_guard.ts";
 import type { OriginAllowance } from "../http/host_origin.ts";
+import { type CallerLimitSettings, DEFAULT_CALLER_LIMITS } from "../http/caller_limits.ts";
 import type { EnvReader } from "./env_reader.ts";
 import { isDeployed } from "./supabase_settings.ts";
 
@@ -12,6 +14,10 @@ export interface HttpConfig {
   playground: boolean;
   /** Supabase settings of a hosted project are present (see `isDeployed`). */
   deployed: boolean;
+  /** Per-caller limits: requests at once, requests and body bytes per minute (0 turns one off). */
+  callerLimits: CallerLimitSettings;
+  /** Limits of the connections `deno task start` accepts (see connection_guard.ts). */
+  connections: GuardLimits;
   /** The interface `deno task start` listens on (`MCP_LOOP_HOSTNAME` or `HOST`; default 127.0.0.1). */
   hostname: string;
 }
@@ -27,6 +33,40 @@ export function readHttp(reader: EnvReader): HttpConfig {
     corsOrigins: readOrigins(reader),
     playground: reader.bool("MCP_LOOP_PLAYGROUND", { fallback: !isDeployed(reader) }),
     deployed: isDeployed(reader),
+    callerLimits: {
+      concurrency: reader.int("MCP_LOOP_CALLER_CONCURRENCY", {
+        fallback: DEFAULT_CALLER_LIMITS.concurrency,
+        min: 0,
+        max: 10_000,
+      }),
+      requestsPerMinute: reader.int("MCP_LOOP_CALLER_REQUESTS_PER_MINUTE", {
+        fallback: DEFAULT_CALLER_LIMITS.requestsPerMinute,
+        min: 0,
+        max: 10_000_000,
+      }),
+      bytesPerMinute: reader.int("MCP_LOOP_CALLER_BYTES_PER_MINUTE", {
+        fallback: DEFAULT_CALLER_LIMITS.bytesPerMinute,
+        min: 0,
+        max: 1_000_000_000_000,
+      }),
+    },
+    connections: {
+      headerTimeoutMs: reader.int("MCP_LOOP_HEADER_TIMEOUT_MS", {
+        fallback: DEFAULT_GUARD_LIMITS.headerTimeoutMs,
+        min: 100,
+        max: 600_000,
+      }),
+      idleTimeoutMs: reader.int("MCP_LOOP_IDLE_TIMEOUT_MS", {
+        fallback: DEFAULT_GUARD_LIMITS.idleTimeoutMs,
+        min: 1_000,
+        max: 3_600_000,
+      }),
+      maxConnections: reader.int("MCP_LOOP_MAX_CONNECTIONS", {
+        fallback: DEFAULT_GUARD_LIMITS.maxConnections,
+        min: 1,
+        max: 100_000,
+      }),
+    },
     // Only this machine by default: anonymous access and CORS * are for local use.
     hostname: reader.string("MCP_LOOP_HOSTNAME") ?? reader.string("HOST") ?? "127.0.0.1",
   };

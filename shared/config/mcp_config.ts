@@ -1,5 +1,6 @@
-/** The MCP endpoint's allow-lists and the remote MCP servers used as tool sources. */
+/** The MCP endpoint's allow-lists, the remote MCP servers used as tool sources, the approvals' key. */
 import type { EnvReader } from "./env_reader.ts";
+import type { ProjectKeys } from "./supabase_settings.ts";
 
 /** The MCP endpoint and the remote MCP servers used as tool sources. */
 export interface McpConfig {
@@ -12,6 +13,11 @@ export interface McpConfig {
   remoteRetryMs: number;
   /** The credential `mcp:stdio` sends when it bridges to a running server (`MCP_LOOP_BRIDGE_TOKEN`). */
   bridgeToken?: string;
+  /**
+   * The secret an MCP approval's `requestState` is signed with (through HKDF),
+   * and the variable it comes from; undefined: a random key of this process.
+   */
+  requestStateKey?: { secret: string; from: string };
 }
 
 /** One remote MCP server whose tools are registered as `<name>__<tool>`. */
@@ -21,8 +27,8 @@ export interface RemoteServerConfig {
   headers: Record<string, string>;
 }
 
-/** The MCP endpoint's allow-lists and the remote MCP servers. */
-export function readMcp(reader: EnvReader): McpConfig {
+/** The MCP endpoint's allow-lists, the remote MCP servers and the approvals' key. */
+export function readMcp(reader: EnvReader, keys: ProjectKeys): McpConfig {
   const list = (name: string) =>
     (reader.string(name) ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
   const hosts = list("MCP_LOOP_ALLOWED_HOSTS");
@@ -46,7 +52,45 @@ export function readMcp(reader: EnvReader): McpConfig {
       max: 600_000,
     }),
     bridgeToken: reader.string("MCP_LOOP_BRIDGE_TOKEN"),
+    requestStateKey: readRequestStateKey(reader, keys),
   };
+}
+
+/** The shortest secret an approval's state is signed from (the SDK's codec asks as much of its key). */
+export const MIN_REQUEST_STATE_KEY_BYTES = 32;
+
+/**
+ * `MCP_LOOP_REQUEST_STATE_KEY`, else a secret every instance of the function
+ * already shares: the project's secret API key, else the legacy JWT secret.
+ * Every instance must sign and verify with the same key: the retry carrying a
+ * person's answer may reach another one.
+ */
+function readRequestStateKey(
+  reader: EnvReader,
+  keys: ProjectKeys,
+): McpConfig["requestStateKey"] {
+  const bytes = (value: string) => new TextEncoder().encode(value).length;
+  const explicit = reader.string("MCP_LOOP_REQUEST_STATE_KEY");
+  if (explicit !== undefined) {
+    if (bytes(explicit) < MIN_REQUEST_STATE_KEY_BYTES) {
+      reader.problem(
+        `MCP_LOOP_REQUEST_STATE_KEY must be at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes; got ${
+          bytes(explicit)
+        }. Generate one with \`openssl rand -base64 32\``,
+      );
+      return undefined;
+    }
+    return { secret: explicit, from: "MCP_LOOP_REQUEST_STATE_KEY" };
+  }
+  const candidates: [string, string | undefined][] = [
+    ["SUPABASE_SECRET_KEYS (or SUPABASE_SERVICE_ROLE_KEY)", keys.secret],
+    ["MCP_LOOP_JWT_SECRET", reader.string("MCP_LOOP_JWT_SECRET")],
+    ["SUPABASE_JWT_SECRET", reader.string("SUPABASE_JWT_SECRET")],
+  ];
+  for (const [from, secret] of candidates) {
+    if (secret && bytes(secret) >= MIN_REQUEST_STATE_KEY_BYTES) return { secret, from };
+  }
+  return undefined;
 }
 
 function readRemoteServers(reader: EnvReader): RemoteServerConfig[] {

@@ -9,7 +9,7 @@ import type { Logger } from "../ports.ts";
 import type { RequestTrace } from "./request_trace.ts";
 import { jsonResponse } from "./responses.ts";
 import { sseResponse } from "./sse.ts";
-import { uiMessageStreamResponse } from "./ui_message_stream.ts";
+import { type UiContinuation, uiMessageStreamResponse } from "./ui_message_stream.ts";
 
 /** Runs the loop (or goes on with a run), passing its events on. */
 export type StartRun = (onEvent?: (event: LoopEvent, id?: number) => void) => Promise<MCPResponse>;
@@ -17,7 +17,7 @@ export type StartRun = (onEvent?: (event: LoopEvent, id?: number) => void) => Pr
 /** The answer to `req`, whose run `start` begins. */
 export async function answerRun(
   req: Request,
-  { start, trace, logger, embeddingModel, keepAlive }: {
+  { start, trace, logger, embeddingModel, keepAlive, continuation }: {
     start: StartRun;
     trace: RequestTrace;
     logger: Logger;
@@ -25,6 +25,8 @@ export async function answerRun(
     embeddingModel: string;
     /** Lets the run outlive a client that leaves (a persisted run goes on). */
     keepAlive?: (work: Promise<unknown>) => void;
+    /** The UI message a `useChat` approval response continues (see ui_message_stream.ts). */
+    continuation?: UiContinuation;
   },
 ): Promise<Response> {
   const url = new URL(req.url);
@@ -49,10 +51,12 @@ export async function answerRun(
         trace.end(200, { force: true });
       },
     };
-    return stream === "ui" ? uiMessageStreamResponse(run, options) : sseResponse(
-      (emit) => run((event, id) => emit(event.type, event, id)).then(present),
-      options,
-    );
+    return stream === "ui"
+      ? uiMessageStreamResponse(run, { ...options, continuation })
+      : sseResponse(
+        (emit) => run((event, id) => emit(event.type, event, id)).then(present),
+        options,
+      );
   }
   const response = await run();
   trace.outcome = response.data.stopReason === "cancelled" ? "CANCELLED" : "ok";

@@ -25,16 +25,26 @@ export interface HealthDeps {
   logger: Logger;
   /** Longest the database check may take (default 2 s). */
   timeoutMs?: number;
+  /**
+   * When authentication is required: the details (models, tools, remote
+   * servers) are shown only to a caller with a valid credential; anyone else
+   * sees whether each dependency is up.
+   */
+  authenticate?: (req: Request) => Promise<unknown>;
 }
 
 const TIMED_OUT = new Error("timed out");
 
 /** Builds the health handler: 200 when everything is ready, else 503 with reasons. */
 export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise<Response> {
-  return async () => {
+  return async (req) => {
+    const detailed = !deps.authenticate ||
+      await deps.authenticate(req).then(() => true, () => false);
     // While the database opens (PGlite's first start takes seconds), say so at once.
     if (deps.database.state() === "opening") {
-      return respond(deps, { ok: false, starting: true, error: "the database is still starting" });
+      return respond(deps, { ok: false, starting: true, error: "the database is still starting" }, {
+        detailed,
+      });
     }
     const started = performance.now();
     let database: HealthCheck;
@@ -53,16 +63,24 @@ export function createHealthHandler(deps: HealthDeps): (req: Request) => Promise
     } finally {
       clearTimeout(timer);
     }
-    return respond(deps, database);
+    return respond(deps, database, { detailed });
   };
 }
 
-async function respond(deps: HealthDeps, database: HealthCheck): Promise<Response> {
-  const checks = { database, ...(await deps.checks?.()) };
+async function respond(
+  deps: HealthDeps,
+  database: HealthCheck,
+  { detailed }: { detailed: boolean },
+): Promise<Response> {
+  const extra = await deps.checks?.() ?? {};
+  const checks = detailed ? { database, ...extra } : {
+    database: { ok: database.ok, ...(database.starting ? { starting: true } : {}) },
+    ...Object.fromEntries(Object.entries(extra).map(([name, check]) => [name, { ok: check.ok }])),
+  };
   const ok = checks.database.ok;
   const starting = database.starting === true;
   return jsonResponse(
-    { ok, ...(starting ? { starting } : {}), ...deps.describe(), checks },
+    { ok, ...(starting ? { starting } : {}), ...(detailed ? deps.describe() : {}), checks },
     ok ? 200 : 503,
     {
       "cache-control": "no-store",

@@ -2,7 +2,9 @@
  * `POST /mcp-loop`: validates the body against `MCPRequest` (or reads the body
  * `useChat` sends), runs the loop as the caller and answers with the seed's
  * response — as JSON, as the loop's Server-Sent Events when the client asks
- * for `text/event-stream`, or as the AI SDK's UI message stream.
+ * for `text/event-stream`, or as the AI SDK's UI message stream. A `useChat`
+ * body that answers a run's approval requests goes on with that run instead
+ * (like `POST /mcp-loop/runs/{runId}/approvals`), in the same UI message.
  */
 import { MCPRequest } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
@@ -11,16 +13,17 @@ import { assertLatestHasContent } from "../loop/context_stage.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
 import type { HostOriginCheck } from "./host_origin.ts";
+import { type CallerLimiter, declaredBytes } from "./caller_limits.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
 import { errorResponse } from "./responses.ts";
 import { answerRun } from "./answer_run.ts";
-import { fromUseChatBody } from "./use_chat_body.ts";
+import { approvalResponseOf, fromUseChatBody } from "./use_chat_body.ts";
 
 /** What the loop handler needs. */
 export interface LoopHandlerDeps {
-  runner: Pick<McpLoopRunner, "run">;
+  runner: Pick<McpLoopRunner, "run" | "resume">;
   authenticate: Authenticate;
   /** Name of the embedding model, shown in place of the raw vector. */
   embeddingModel: string;
@@ -28,6 +31,8 @@ export interface LoopHandlerDeps {
   logger: Logger;
   /** The Host and Origin rules (see host_origin.ts); none when not given. */
   hostOrigin?: HostOriginCheck;
+  /** Per-caller limits (429 past them). */
+  limits: CallerLimiter;
   /**
    * Set when runs are persisted: a run then outlives a client that leaves
    * (here, and on the edge through `EdgeRuntime.waitUntil`).
@@ -46,7 +51,28 @@ export function createLoopHandler(
       if (refused) throw new AppError("FORBIDDEN", refused);
       const caller = await deps.authenticate(req);
       trace.caller = caller.owner;
+      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
       const body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });
+      const timings = { stageTimings: trace.stages, roundTimings: trace.rounds };
+      const answer = approvalResponseOf(body);
+      if (answer) {
+        trace.fields.run = "approvals";
+        return await answerRun(req, {
+          start: (onEvent) =>
+            deps.runner.resume(answer.runId, {
+              caller,
+              approvals: answer.approvals,
+              requestId,
+              ...timings,
+              onEvent,
+            }),
+          trace,
+          logger: deps.logger,
+          embeddingModel: deps.embeddingModel,
+          keepAlive: deps.keepAlive,
+          continuation: { messageId: answer.messageId, toolCallIds: answer.toolCallIds },
+        });
+      }
       const request = parseLoopRequest(fromUseChatBody(body));
       trace.fields.mode = request.mode;
       return await answerRun(req, {
@@ -54,8 +80,7 @@ export function createLoopHandler(
           deps.runner.run(request, {
             caller,
             requestId,
-            stageTimings: trace.stages,
-            roundTimings: trace.rounds,
+            ...timings,
             // A persisted run goes on when its client leaves (it can come back for it).
             signal: deps.keepAlive ? undefined : req.signal,
             onEvent,

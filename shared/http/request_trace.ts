@@ -23,6 +23,8 @@ export interface RequestTrace {
   hold(): void;
   /** Writes the log line once (a held trace only when called with `force`). */
   end(status: number, options?: { force?: boolean }): void;
+  /** Calls `fn` once the request has ended (a stream: when it ends), whatever the outcome. */
+  onEnd(fn: () => void): void;
 }
 
 /** A client-sent request id is kept when it looks like one (no spaces, quotes or control characters). */
@@ -41,6 +43,7 @@ export function startTrace(
   const started = now();
   let held = false;
   let ended = false;
+  const finishers: (() => void)[] = [];
   const trace: RequestTrace = {
     id: sent && SANE_ID.test(sent) ? sent : newId(),
     stages: {},
@@ -49,9 +52,14 @@ export function startTrace(
     hold: () => {
       held = true;
     },
+    onEnd: (fn) => {
+      if (ended) fn();
+      else finishers.push(fn);
+    },
     end: (status, { force = false } = {}) => {
       if (ended || (held && !force)) return;
       ended = true;
+      for (const finish of finishers.splice(0)) finish();
       logger?.info("request", {
         requestId: trace.id,
         method: req.method,

@@ -67,8 +67,9 @@ export function errorResponse(
   const { status, error: appError, body } = errorBody(error, { logger, requestId });
   return jsonResponse(body, status, {
     ...(requestId ? { "x-request-id": requestId } : {}),
-    // Every 401 says how to authenticate (RFC 6750).
+    // Every 401 says how to authenticate (RFC 6750); a 429 says when to come back.
     ...(status === 401 ? { "www-authenticate": bearerChallenge(appError) } : {}),
+    ...(status === 429 ? { "retry-after": String(retryAfter(appError.details)) } : {}),
     ...Object.fromEntries(new Headers(headers)),
   });
 }
@@ -77,4 +78,9 @@ function describeCause(cause: unknown): string | undefined {
   if (cause === undefined) return undefined;
   if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
   return String(cause);
+}
+
+function retryAfter(details: unknown): number {
+  const seconds = (details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === "number" && seconds > 0 ? Math.ceil(seconds) : 1;
 }

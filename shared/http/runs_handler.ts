@@ -20,6 +20,7 @@ import type { RunStore } from "../runs/run_store.ts";
 import { toRunView } from "../runs/run_view.ts";
 import { answerRun } from "./answer_run.ts";
 import type { HostOriginCheck } from "./host_origin.ts";
+import { type CallerLimiter, declaredBytes } from "./caller_limits.ts";
 import { readJsonBody } from "./json_body.ts";
 import type { RequestTrace } from "./request_trace.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
@@ -35,6 +36,8 @@ export interface RunsHandlerDeps {
   maxBodyBytes: number;
   logger: Logger;
   hostOrigin?: HostOriginCheck;
+  /** Per-caller limits (429 past them). */
+  limits: CallerLimiter;
   keepAlive?: (work: Promise<unknown>) => void;
   /** How often a follower looks for new events of a run another process executes. */
   pollMs?: number;
@@ -53,6 +56,7 @@ export function createRunsHandler(
       if (refused) throw new AppError("FORBIDDEN", refused);
       const caller = await deps.authenticate(req);
       trace.caller = caller.owner;
+      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
       trace.fields.run = action;
       return await act(req, { deps, trace, runId, action, caller });
     } catch (error) {

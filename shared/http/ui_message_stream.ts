@@ -6,6 +6,14 @@
  * text part, and `finish` carries the usage in the message metadata. The
  * chunks are written here (the protocol is `data: <json>` lines); tests read
  * them with the `ai` package's own reader.
+ *
+ * A run that waits for a person shows each call as the SDK's own approval
+ * request (the call's tool part, then `tool-approval-request` whose
+ * `approvalId` is the run's pending approval id) and finishes with
+ * `finishReason: "tool-calls"`, so `useChat` can send the answers back on its
+ * own. The answer's continuation goes on in the same message (its id, or
+ * none): it finishes those tool parts (`tool-output-available`, or
+ * `tool-output-denied`) and never announces them again.
  */
 import type { LoopEvent, MCPResponse } from "../contracts.ts";
 import { eventStreamResponse, type StreamEnd } from "./sse.ts";
@@ -19,19 +27,35 @@ export const UI_MESSAGE_STREAM_HEADERS = {
 /** One chunk of the stream (the part of the protocol this function writes). */
 type Chunk = { type: string } & Record<string, unknown>;
 
+/** The message a stream continues: a person answered the calls its run waits for. */
+export interface UiContinuation {
+  /** The assistant message's id (the body's `messageId`); the stream keeps it. */
+  messageId?: string;
+  /** The tool parts the message already has. */
+  toolCallIds: readonly string[];
+}
+
 /** Streams `run` as UI message chunks; `run` resolves with the response body. */
 export function uiMessageStreamResponse(
   run: (onEvent: (event: LoopEvent) => void) => Promise<MCPResponse>,
-  options: StreamEnd,
+  options: StreamEnd & { continuation?: UiContinuation },
 ): Response {
   const chunk = (value: Chunk) => `data: ${JSON.stringify(value)}\n\n`;
+  const { continuation } = options;
   return eventStreamResponse(
     async (write) => {
       const emit = (value: Chunk) => write(chunk(value));
-      emit({ type: "start", messageId: options.requestId });
+      // A different id would make useChat push a second message and leave the first one waiting.
+      const messageId = continuation ? continuation.messageId : options.requestId;
+      emit({ type: "start", ...(messageId === undefined ? {} : { messageId }) });
       let inStep = false;
+      if (continuation) {
+        emit({ type: "start-step" });
+        inStep = true;
+      }
+      const known = new Set(continuation?.toolCallIds);
       const response = await run((event) => {
-        for (const value of toChunks(event)) {
+        for (const value of toChunks(event, known)) {
           if (value.type === "start-step") {
             if (inStep) emit({ type: "finish-step" });
             inStep = true;
@@ -40,11 +64,19 @@ export function uiMessageStreamResponse(
         }
       });
       if (inStep) emit({ type: "finish-step" });
-      const { rounds, stopReason, usage, refinement } = response.data;
+      const { rounds, stopReason, usage, refinement, runId } = response.data;
       emit({
         type: "finish",
-        finishReason: "stop",
-        messageMetadata: { requestId: options.requestId, rounds, stopReason, usage, refinement },
+        // Never "interrupted": useChat would then not send the approvals back by itself.
+        finishReason: stopReason === "approval_required" ? "tool-calls" : "stop",
+        messageMetadata: {
+          requestId: options.requestId,
+          ...(runId ? { runId } : {}),
+          rounds,
+          stopReason,
+          usage,
+          refinement,
+        },
       });
     },
     {
@@ -56,8 +88,11 @@ export function uiMessageStreamResponse(
   );
 }
 
-/** The chunks of one loop event. */
-function toChunks(event: LoopEvent): Chunk[] {
+/** A loop step's tool part: run here, on the server (the client must not run it itself). */
+const serverTool = { dynamic: true, providerExecuted: true } as const;
+
+/** The chunks of one loop event; `known` holds the tool parts the message has. */
+function toChunks(event: LoopEvent, known: Set<string>): Chunk[] {
   switch (event.type) {
     case "context":
       return [{ type: "data-context", id: "context", data: event }];
@@ -74,33 +109,22 @@ function toChunks(event: LoopEvent): Chunk[] {
         data: { round: event.round, plan: event.plan, repaired: event.repaired },
       }];
     case "step_start":
-      return [{
-        type: "tool-input-available",
-        toolCallId: `step-${event.index}`,
-        toolName: event.tool,
-        input: event.args,
-        dynamic: true,
-        // Run here, on the server: the client must not try to run it itself.
-        providerExecuted: true,
-      }];
-    case "step_end":
+      return toolInput(known, event.index, event.tool, event.args);
+    case "step_end": {
+      const toolCallId = `step-${event.index}`;
+      const { result } = event;
+      if (result.code === "APPROVAL_DENIED") return [{ type: "tool-output-denied", toolCallId }];
       return [
-        event.result.success
-          ? {
-            type: "tool-output-available",
-            toolCallId: `step-${event.index}`,
-            output: event.result.output,
-            dynamic: true,
-            providerExecuted: true,
-          }
+        result.success
+          ? { type: "tool-output-available", toolCallId, output: result.output, ...serverTool }
           : {
             type: "tool-output-error",
-            toolCallId: `step-${event.index}`,
-            errorText: `${event.result.code ?? "TOOL_FAILED"}: ${event.result.error ?? "failed"}`,
-            dynamic: true,
-            providerExecuted: true,
+            toolCallId,
+            errorText: `${result.code ?? "TOOL_FAILED"}: ${result.error ?? "failed"}`,
+            ...serverTool,
           },
       ];
+    }
     case "score": {
       const { round, score, feedback, threshold, decision } = event;
       return [{
@@ -118,6 +142,21 @@ function toChunks(event: LoopEvent): Chunk[] {
     case "run":
       return [{ type: "data-run", id: "run", data: { runId: event.runId } }];
     case "approval_required":
-      return [];
+      return event.pendingApprovals.flatMap((pending) => [
+        ...toolInput(known, pending.step, pending.tool, pending.args),
+        {
+          type: "tool-approval-request",
+          approvalId: pending.id,
+          toolCallId: `step-${pending.step}`,
+        },
+      ]);
   }
+}
+
+/** The step's tool part, unless the message has it already (a second one would be a duplicate). */
+function toolInput(known: Set<string>, index: number, tool: string, args: unknown): Chunk[] {
+  const toolCallId = `step-${index}`;
+  if (known.has(toolCallId)) return [];
+  known.add(toolCallId);
+  return [{ type: "tool-input-available", toolCallId, toolName: tool, input: args, ...serverTool }];
 }

@@ -49,6 +49,12 @@ export async function openRefinementLoop(
       `Refinement loop "${loop.id}" is a ${loop.loopType} loop, not ${wanted.loopType}; send loopType "${loop.loopType}" or leave out loopId to start a new loop`,
     );
   }
+  if (loop.status === "user_input" && loop.iteration >= loop.maxIterations) {
+    throw new LoopStateError(
+      loop.id,
+      `Refinement loop "${loop.id}" reached its limit of ${loop.maxIterations} iterations; leave out loopId to start a new loop`,
+    );
+  }
   if (loop.status === "completed") {
     throw new LoopStateError(
       loop.id,

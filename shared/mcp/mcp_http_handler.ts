@@ -18,6 +18,7 @@ import { bearerChallenge } from "../auth/bearer_challenge.ts";
 import { AppError, JSON_RPC_CODE, toAppError } from "../errors.ts";
 import type { HostOriginCheck } from "../http/host_origin.ts";
 import { readJsonBody } from "../http/json_body.ts";
+import { type CallerLimiter, declaredBytes } from "../http/caller_limits.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json_depth.ts";
 import { type RequestTrace, startTrace } from "../http/request_trace.ts";
 import { withLogFields } from "../log/log_fields.ts";
@@ -33,6 +34,8 @@ export interface McpHttpDeps extends McpServerDeps {
   hostOrigin: HostOriginCheck;
   maxBodyBytes: number;
   logger: Logger;
+  /** Per-caller limits (429 past them). */
+  limits: CallerLimiter;
   /** The protected-resource metadata URL for 401 challenges (RFC 9728), when OAuth sign-in is offered. */
   resourceMetadataUrl?: (req: Request) => string;
 }
@@ -69,6 +72,17 @@ export function createMcpHttpHandler(
     } catch (error) {
       return authRefusal(error, req, deps, trace);
     }
+    try {
+      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
+    } catch (error) {
+      const { retryAfterSeconds = 1 } = (toAppError(error).details ?? {}) as {
+        retryAfterSeconds?: number;
+      };
+      trace.outcome = "RATE_LIMITED";
+      return jsonRpcError(429, -32000, toAppError(error).message, {
+        "retry-after": String(retryAfterSeconds),
+      });
+    }
     if (req.method !== "POST") {
       return jsonRpcError(
         405,
@@ -100,7 +114,8 @@ export function createMcpHttpHandler(
       extra: { scope: { deps: requestDeps, caller, methods } satisfies RequestScope },
     };
     if (!modern) {
-      const server = createMcpServer(requestDeps, caller, { methods });
+      // No server-to-client requests here: the answer would come on another POST, to another server.
+      const server = createMcpServer(requestDeps, caller, { methods, serverRequests: false });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -6,7 +6,7 @@
  * and caching hints. Everything that does not change per request (tool lists
  * per policy rule, JSON Schemas, prompt and template lists) is computed once.
  */
-import { Server } from "@modelcontextprotocol/server";
+import { type ClientCapabilities, Server } from "@modelcontextprotocol/server";
 import type { Caller, ConversationStore } from "../ports.ts";
 import type { LoopType, RefinementStore } from "../store/refinement_store_port.ts";
 import type { LoopSettings } from "../refinement/policy.ts";
@@ -15,6 +15,7 @@ import { complete, type CompletionRequest } from "./mcp_completions.ts";
 import { getPrompt, PROMPTS } from "./mcp_prompts.ts";
 import { listResources, readResource, RESOURCE_TEMPLATES } from "./mcp_resources.ts";
 import { callTool, listToolsFor, type McpToolDeps } from "./mcp_tools.ts";
+import { verifyRequestState } from "./mcp_approval.ts";
 import { SERVER_INFO } from "./server_info.ts";
 
 /** What the MCP server needs. */
@@ -69,11 +70,17 @@ function hintsFor(methods: readonly string[]): CacheHints | undefined {
 // deno-lint-ignore no-explicit-any
 type Handler = (request: any, ctx: any) => unknown;
 
+/** What a handler may need of its server: what the client declared, if it can be sent requests. */
+type Connection = { legacyClient: () => ClientCapabilities | undefined };
+
 /** Each method's handler, for one caller. */
-const HANDLERS: Record<string, (deps: McpServerDeps, caller: Caller) => Handler> = {
+const HANDLERS: Record<
+  string,
+  (deps: McpServerDeps, caller: Caller, connection: Connection) => Handler
+> = {
   "tools/list": (deps, caller) => () => ({ tools: listToolsFor(deps, caller) }),
-  "tools/call": (deps, caller) => (request, ctx) =>
-    callTool(deps, caller, request.params, ctx.mcpReq.signal),
+  "tools/call": (deps, caller, connection) => (request, ctx) =>
+    callTool(deps, caller, request.params, ctx, connection),
   "resources/list": (deps, caller) => () => listResources(deps, caller),
   "resources/templates/list": () => () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }),
   "resources/read": (deps, caller) => (request) => readResource(deps, caller, request.params.uri),
@@ -89,23 +96,34 @@ const HANDLERS: Record<string, (deps: McpServerDeps, caller: Caller) => Handler>
  * server can send the notification (a stdio connection); a stateless HTTP
  * request has no channel to send it on. A server built for one HTTP request
  * gets only the handlers of the methods that request calls (`methods`): the
- * rest would be built and never used.
+ * rest would be built and never used. `serverRequests: false` says the server
+ * cannot send the client requests on this connection (stateless 2025-11-25
+ * HTTP), so a call needing approval is refused there instead of pushing an
+ * elicitation nobody would receive.
  */
 export function createMcpServer(
   deps: McpServerDeps,
   caller: Caller,
-  { listChanged = false, methods }: { listChanged?: boolean; methods?: readonly string[] } = {},
+  { listChanged = false, methods, serverRequests = true }: {
+    listChanged?: boolean;
+    methods?: readonly string[];
+    serverRequests?: boolean;
+  } = {},
 ): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged }, resources: {}, prompts: {}, completions: {} },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: validator,
     cacheHints: methods ? hintsFor(methods) : CACHE_HINTS,
+    ...(deps.approvals ? { requestState: { verify: verifyRequestState(deps.approvals) } } : {}),
   });
+  const connection: Connection = {
+    legacyClient: () => serverRequests ? server.getClientCapabilities() : undefined,
+  };
   for (const method of methods ?? Object.keys(HANDLERS)) {
     const handler = HANDLERS[method];
     // deno-lint-ignore no-explicit-any
-    if (handler) server.setRequestHandler(method as any, handler(deps, caller) as any);
+    if (handler) server.setRequestHandler(method as any, handler(deps, caller, connection) as any);
   }
   deps.extend?.(server, { deps, caller });
   return server;

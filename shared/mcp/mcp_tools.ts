@@ -8,8 +8,11 @@
  */
 import {
   type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
+  type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
 import { describeError, isAppError, JSON_RPC_CODE } from "../errors.ts";
@@ -20,6 +23,7 @@ import type { AuditLog, Caller, Logger } from "../ports.ts";
 import { loggableToolName, type ToolServices } from "../tools/tool.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
+import { approvalVerdict, type McpApprovals } from "./mcp_approval.ts";
 
 /** What the tools need. */
 export interface McpToolDeps {
@@ -34,6 +38,8 @@ export interface McpToolDeps {
   onOutcome?: (code: string) => void;
   /** The caller-bound clients a tool gets (supabase-js, the database). */
   services?: ToolServices;
+  /** Asks a person before the calls that need approval (none asked without it). */
+  approvals?: McpApprovals;
 }
 
 /** The tools `caller` may use, as MCP lists them (cached per policy rule until the registry changes). */
@@ -45,23 +51,30 @@ export function listToolsFor(deps: McpToolDeps, caller: Caller): Tool[] {
   return deps.registry.cached(`mcp-tools:${rule}`, () => policy.filter(all, { caller }));
 }
 
-/** Runs one `tools/call`: check, run within the timeout, audit, shape the result. */
+/**
+ * Runs one `tools/call`: check, ask for approval when the call needs it, run
+ * within the timeout, audit, shape the result. `legacyClient` gives what a
+ * 2025-11-25 client declared on this connection (undefined where the server
+ * cannot send it requests: stateless HTTP).
+ */
 export async function callTool(
   deps: McpToolDeps,
   caller: Caller,
   params: { name: string; arguments?: Record<string, unknown> },
-  signal: AbortSignal,
-): Promise<CallToolResult> {
+  ctx: ServerContext,
+  { legacyClient = () => undefined }: {
+    legacyClient?: () => ClientCapabilities | undefined;
+  } = {},
+): Promise<CallToolResult | InputRequiredResult> {
   const started = performance.now();
-  const refused = (tool: string, error: string, outcome: string) => {
+  const refused = (
+    tool: string,
+    error: string,
+    outcome: string,
+    input: unknown = params.arguments,
+  ) => {
     deps.onOutcome?.(outcome);
-    audit(deps, caller, {
-      tool: tool.slice(0, 200),
-      input: params.arguments,
-      success: false,
-      error,
-      started,
-    });
+    audit(deps, caller, { tool: tool.slice(0, 200), input, success: false, error, started });
   };
   const tool = deps.registry.get(params.name);
   if (!tool) {
@@ -85,7 +98,37 @@ export async function callTool(
     refused(tool.name, message, "TOOL_ARGS_INVALID");
     return { isError: true, content: [{ type: "text", text: message }] };
   }
-  const timeout = startDeadline(deps.callTimeoutMs, { kind: "step_timeout", parents: [signal] });
+  if (deps.approvals) {
+    let verdict;
+    try {
+      verdict = await approvalVerdict({
+        approvals: deps.approvals,
+        caller,
+        tool,
+        args: parsed.args,
+        ctx,
+        legacyClient,
+      });
+    } catch (error) {
+      const message = `Tool "${tool.name}" did not run: its approval could not be checked (${
+        redactKeyShapes(describeError(error))
+      }). Try again later.`;
+      refused(tool.name, message, isAppError(error) ? error.code : "APPROVAL_FAILED", parsed.args);
+      return { isError: true, content: [{ type: "text", text: message }] };
+    }
+    if (verdict.kind === "ask") {
+      deps.onOutcome?.("APPROVAL_REQUESTED");
+      return verdict.result;
+    }
+    if (verdict.kind === "refuse") {
+      refused(tool.name, verdict.message, verdict.code, parsed.args);
+      return { isError: true, content: [{ type: "text", text: verdict.message }] };
+    }
+  }
+  const timeout = startDeadline(deps.callTimeoutMs, {
+    kind: "step_timeout",
+    parents: [ctx.mcpReq.signal],
+  });
   try {
     const output = await raceAbort(
       (async () =>

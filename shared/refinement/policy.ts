@@ -2,7 +2,9 @@
  * The refinement loop decision, as pure functions (refinement-loop
  * specification, seed 000): record the score, then completed when it reaches
  * the threshold, user_input when the iteration limit is reached or the scores
- * stagnate, else refine (and one more iteration).
+ * stagnate, else refine (and one more iteration). A loop at user_input may go
+ * on (a person decided to), one iteration per score, until its limit; then it
+ * takes only a score that completes it, so its history cannot grow without end.
  */
 import type { LoopState, LoopType } from "../store/refinement_store_port.ts";
 import { LoopStateError, LoopValidationError } from "../errors.ts";
@@ -66,10 +68,21 @@ export function decide(state: LoopState, score: number, now = new Date().toISOSt
       `Refinement loop "${state.id}" is already completed (score ${state.currentScore} reached ${state.threshold}); start a new loop to refine further`,
     );
   }
+  const atLimit = state.status === "user_input" && state.iteration >= state.maxIterations;
+  if (atLimit && score < state.threshold) {
+    throw new LoopStateError(
+      state.id,
+      `Refinement loop "${state.id}" reached its limit of ${state.maxIterations} iterations and waits for a person: only a score of at least ${state.threshold} (completing it) is taken now; start a new loop to refine further`,
+    );
+  }
   const scoreHistory = [...state.scoreHistory, score];
   const next = { ...state, currentScore: score, scoreHistory, updatedAt: now };
   if (score >= state.threshold) return { ...next, status: "completed" };
-  if (state.iteration >= state.maxIterations) return { ...next, status: "user_input" };
-  if (detectStagnation(scoreHistory)) return { ...next, status: "user_input" };
-  return { ...next, status: "refine", iteration: state.iteration + 1 };
+  // Going on after user_input (a person chose to) is an iteration too, so the limit still holds.
+  const iteration = state.status === "user_input" ? state.iteration + 1 : state.iteration;
+  if (iteration >= state.maxIterations) return { ...next, iteration, status: "user_input" };
+  if (state.status !== "user_input" && detectStagnation(scoreHistory)) {
+    return { ...next, status: "user_input" };
+  }
+  return { ...next, status: "refine", iteration: iteration + 1 };
 }

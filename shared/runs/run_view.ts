@@ -16,6 +16,8 @@ export interface RunView {
   intermediateResults: ActionResult[];
   summaryMessage?: string;
   usage: Usage;
+  /** The refinement loop the run opened or continued, if it is a refinement run (kept if it is cancelled). */
+  refinementLoopId?: string;
   /** The number of its last event (`GET …/events` with `Last-Event-ID` goes on from there). */
   lastEventId: number;
   error?: { code: string; message: string };
@@ -41,6 +43,7 @@ export function toRunView(record: RunRecord): RunView {
     intermediateResults: results,
     ...(typeof summary === "string" ? { summaryMessage: summary } : {}),
     usage: checkpoint.usage,
+    ...(checkpoint.loopId ? { refinementLoopId: checkpoint.loopId } : {}),
     lastEventId: record.eventSeq,
     ...(record.error ? { error: record.error } : {}),
     createdAt: record.createdAt,

@@ -60,10 +60,12 @@ export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Pr
 
 /** The tables the stores use, all created by `supabase/migrations/`. */
 export const SCHEMA_TABLES = [
+  "caller_quota",
   "chat_messages",
   "mcp_events",
   "mcp_run_events",
   "mcp_runs",
+  "mcp_tool_approvals",
   "refinement_loops",
   "session_summaries",
 ] as const;
@@ -80,6 +82,7 @@ export const SCHEMA_FUNCTIONS = [
   "save_chat_turn",
   "save_session_summary",
   "session_history",
+  "take_caller_quota",
 ] as const;
 
 /**

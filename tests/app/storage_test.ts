@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../shared/app/app.ts";
-import { openDatabase } from "../../shared/app/storage.ts";
+import { openDatabase, type PgliteAdapterModule } from "../../shared/app/storage.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { isAppError } from "../../shared/errors.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
@@ -95,5 +95,23 @@ Deno.test("a function on Supabase opens at most 2 connections per instance, howe
       await sql.close();
       await served.close();
     }
+  }
+});
+
+Deno.test("PGlite, loaded by a specifier no bundler follows, opens and migrates; its module has the shape openDatabase expects", async () => {
+  // Type-checked: the adapter module fits the interface storage.ts loads it as.
+  const adapter: PgliteAdapterModule = await import(
+    "../../shared/adapters/pglite/pglite_worker_sql.ts"
+  );
+  assert.equal(typeof adapter.PgliteWorkerSql.open, "function");
+  const logger = new RecordingLogger();
+  const config = loadConfig({ MCP_LOOP_DATA_DIR: "memory://", MCP_LOOP_LOG_LEVEL: "silent" });
+  const sql = await openDatabase(config, logger);
+  try {
+    assert.deepEqual(await sql.query("select count(*)::int as n from chat_messages"), [{ n: 0 }]);
+    const ready = logger.entries.find((entry) => entry.message === "database ready");
+    assert.equal(ready?.fields?.kind, "pglite");
+  } finally {
+    await sql.close();
   }
 });

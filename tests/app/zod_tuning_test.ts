@@ -10,8 +10,10 @@ import { evalOutput, ROOT } from "../support/process.ts";
 
 const SETUP = `import "${new URL("shared/app/zod_tuning.ts", `file://${ROOT}`).href}";`;
 
-async function parseWithSdkSchema(setup: boolean): Promise<string> {
+async function parseWithSdkSchema(setup: boolean, { edge = false } = {}): Promise<string> {
+  // Under the edge runtime the global exists before any module runs (the runtime's bootstrap).
   const script = `
+    ${edge ? 'import "data:text/javascript,globalThis.EdgeRuntime = { waitUntil() {} };";' : ""}
     ${setup ? SETUP : ""}
     import { specTypeSchemas } from "@modelcontextprotocol/server";
     const schema = specTypeSchemas.JSONValue;
@@ -37,6 +39,13 @@ Deno.test("without the setup the SDK's schemas carry the memoizer; with it they 
   assert.deepEqual(JSON.parse(await parseWithSdkSchema(true)), {
     plain: true,
     cyclic: "stack overflow",
+  });
+});
+
+Deno.test("under the edge runtime the setup leaves Zod as published (it gained nothing there)", async () => {
+  assert.deepEqual(JSON.parse(await parseWithSdkSchema(true, { edge: true })), {
+    plain: true,
+    cyclic: "parsed",
   });
 });
 

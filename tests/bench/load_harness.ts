@@ -33,6 +33,10 @@ export function functionCommand(env: Record<string, string> = {}): ServerCommand
     env: {
       MCP_LOOP_DATA_DIR: "memory://",
       MCP_LOOP_LOG_LEVEL: "error",
+      // The load comes from one caller: the per-caller limits would be what is measured.
+      MCP_LOOP_CALLER_CONCURRENCY: "0",
+      MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "0",
+      MCP_LOOP_CALLER_BYTES_PER_MINUTE: "0",
       ...env,
       PORT: String(port),
     },

@@ -3,6 +3,9 @@
  * Pass suite names to run only those (e.g. `deno task bench loop`).
  */
 import { authBenchmarks } from "./auth_bench.ts";
+import { bundleBenchmarks } from "./bundle_bench.ts";
+import { edgeBenchmarks } from "./edge_bench.ts";
+import { runsBenchmarks } from "./runs_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
@@ -20,6 +23,9 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   mcp: () => mcpLoadBenchmark(),
   store: storeBenchmarks,
   auth: authBenchmarks,
+  edge: edgeBenchmarks,
+  runs: runsBenchmarks,
+  bundle: bundleBenchmarks,
   tokens: tokensBenchmarks,
 };
 

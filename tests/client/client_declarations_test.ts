@@ -12,12 +12,14 @@ import { clientDeclarations, declarationPath } from "../../shared/client/client_
 
 const PUBLIC_NAMES = [
   "ActionResult",
+  "ApprovalDecision",
   "CallOptions",
   "ChatMessage",
   "ChatRole",
   "ClientErrorCode",
   "ContextMessage",
   "ErrorBody",
+  "EventsOptions",
   "LoopEvent",
   "LoopOutput",
   "LoopRequest",
@@ -33,9 +35,13 @@ const PUBLIC_NAMES = [
   "RefinementRequest",
   "ReportedAction",
   "Resolvable",
+  "RunEvent",
+  "RunStatus",
+  "RunView",
   "ServerError",
   "StopReason",
   "StreamEvent",
+  "StreamedEvent",
   "ToolMetadata",
   "Usage",
   "createMcpLoopClient",
@@ -46,10 +52,17 @@ const GOOD_APP = `
 import {
   createMcpLoopClient,
   McpLoopError,
+  type ApprovalDecision,
   type ClientErrorCode,
+  type EventsOptions,
   type LoopRequest,
   type LoopResult,
+  type PendingApproval,
+  type RunEvent,
+  type RunStatus,
+  type RunView,
   type StreamEvent,
+  type StreamedEvent,
 } from "./mcp-loop-client.js";
 
 const client = createMcpLoopClient({
@@ -78,6 +91,38 @@ export async function app(signal: AbortSignal): Promise<string[]> {
       seen.push(error.code, String(error.status), String(own.includes(error.code as never)));
     }
   }
+  return seen;
+}
+
+/** Approvals, resume, cancel, the run's view and its events, with a reconnect from the last id. */
+export async function steer(request: LoopRequest): Promise<string[]> {
+  const seen: string[] = [];
+  let data: LoopResult = await client.run(request);
+  const pending: PendingApproval[] = data.pendingApprovals ?? [];
+  if (data.stopReason === "approval_required" && data.runId) {
+    const approvals: ApprovalDecision[] = pending.map((p, i) =>
+      i === 0 ? { id: p.id, approved: true } : { id: p.id, approved: false, reason: "no" }
+    );
+    data = await client.approve(data.runId, approvals, { signal: AbortSignal.timeout(5000) });
+    for await (const event of client.approveStream(data.runId!, approvals)) {
+      const streamed: StreamedEvent = event;
+      seen.push(describe(streamed), String(streamed.id ?? ""));
+    }
+  }
+  const runId = data.runId ?? "";
+  const resumed: LoopResult = await client.resume(runId);
+  for await (const event of client.resumeStream(runId)) seen.push(describe(event));
+  const view: RunView = await client.getRun(runId);
+  const status: RunStatus = view.status;
+  seen.push(status, String(view.lastEventId), String(resumed.rounds), view.plan[0]?.tool ?? "");
+  seen.push(view.pendingApprovals.map((p) => p.expiresAt).join(), view.error?.code ?? "");
+  const options: EventsOptions = { lastEventId: view.lastEventId, retries: 2, retryMs: 100 };
+  for await (const event of client.events(runId, options)) {
+    const logged: RunEvent = event;
+    seen.push(\`\${logged.id} \${describe(logged)}\`);
+  }
+  const cancelled: RunView = await client.cancel(runId);
+  seen.push(cancelled.stopReason ?? cancelled.status);
   return seen;
 }
 
@@ -132,6 +177,14 @@ const BAD_APPS: Record<string, { source: string; error: RegExp }> = {
   "wrong_type.ts": {
     source: `const rounds: string | undefined = (await client.run(request)).rounds;`,
     error: /Type 'number \| undefined' is not assignable to type 'string \| undefined'/,
+  },
+  "event_id_optional.ts": {
+    source: `for await (const e of client.stream(request)) { const id: number = e.id; }`,
+    error: /Type 'number \| undefined' is not assignable to type 'number'/,
+  },
+  "approval_shape.ts": {
+    source: `client.approve("r", [{ id: "a", approve: true }]);`,
+    error: /'approve' does not exist in type 'ApprovalDecision'/,
   },
   "missing_option.ts": {
     source: `createMcpLoopClient({ accessToken: "t" });`,

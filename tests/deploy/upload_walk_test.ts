@@ -60,6 +60,13 @@ Deno.test("the upload is the import map and exactly the deployed module graph: t
   assert.deepEqual(misread, [], "text the CLI reads as an import of a file that is not a module");
 });
 
+Deno.test("the upload holds no PGlite adapter file, and the vendored tokenizer files", async () => {
+  const { walk } = await deployment();
+  assert.deepEqual(walk.uploaded.filter((path) => path.includes("pglite")), []);
+  const vendored = walk.uploaded.filter((path) => path.startsWith("shared/vendor/gpt-tokenizer/"));
+  assert.equal(vendored.length, 21);
+});
+
 // The old assets.ts shape: `deno fmt` wrote the JSON string of the bundled client in single quotes.
 const CLIENT =
   "// npm:eventsource-parser/3.1.1/dist/index.js\nvar ParseError = class extends Error {\n" +
@@ -194,18 +201,18 @@ type RuntimeRead =
   /** the scan matched text, not a call */
   | { reads: "nothing"; notARead: string };
 
-const PGLITE_ONLY = "PGlite opens only when neither DATABASE_URL nor SUPABASE_DB_URL is set " +
-  "(readDatabase in shared/config/store_config.ts, openDatabase in shared/app/storage.ts), and " +
-  "Supabase sets SUPABASE_DB_URL in every deployed function";
-
+// The PGlite adapter is not here: shared/app/storage.ts loads it by a specifier the walk does
+// not read, so it is neither uploaded nor bundled (the test below, and bundle_test.ts).
 const RUNTIME_READS: Record<string, RuntimeRead> = {
-  "shared/adapters/pglite/pglite_sql.ts": {
-    reads: "the PGlite data folder (Deno.mkdir, then PGlite's own reads and writes)",
-    unreached: PGLITE_ONLY,
+  "shared/app/connection_guard.ts": {
+    reads: "/dev/null, opened to count the free file descriptors (Deno.openSync)",
+    unreached: "serveFunction (shared/app/serve_http.ts) starts the guard only when EdgeRuntime " +
+      "is not defined: deployed, the platform owns the socket",
   },
-  "shared/adapters/pglite/pglite_worker_sql.ts": {
-    reads: "pglite_worker.ts as a Worker's module (new URL(…, import.meta.url)); the data folder",
-    unreached: PGLITE_ONLY,
+  "shared/app/serve_http.ts": {
+    reads: "a temporary folder for the HTTP server's Unix socket (Deno.makeTempDir, Deno.remove)",
+    unreached: "serveFunction returns to the edge runtime's own Deno.serve before it, when " +
+      "EdgeRuntime is defined",
   },
   "shared/app/data_dir_lock.ts": {
     reads: "the data folder's lock file (Deno.openSync, Deno.readTextFileSync, Deno.mkdirSync)",
@@ -219,9 +226,9 @@ const RUNTIME_READS: Record<string, RuntimeRead> = {
   "shared/store/migrations.ts": {
     reads:
       "supabase/migrations/*.sql beside the code (Deno.readDir, Deno.readTextFile); not uploaded",
-    unreached: "deployed, the schema comes from `supabase db push`: with SUPABASE_DB_URL, " +
-      "MCP_LOOP_MIGRATE defaults to off (shared/config/config.ts), and a change under way in " +
-      "the same issue makes the deployed function never run migrations",
+    unreached: "deployed, the schema comes from `supabase db push`: with Supabase settings or " +
+      "under the edge runtime MCP_LOOP_MIGRATE is off, and asking for it there is a " +
+      "configuration error (shared/config/config.ts)",
   },
 };
 

@@ -4,6 +4,7 @@ import { lazySql } from "../../shared/store/lazy_sql.ts";
 import type { Sql } from "../../shared/ports.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
+import { testApp } from "../support/test_app.ts";
 
 const get = () => new Request("http://localhost/mcp-loop/health");
 
@@ -46,4 +47,28 @@ Deno.test("a database that fails is reported down with the detail in the log onl
   assert.ok(
     logger.entries.some((e) => e.level === "warn" && /10\.0\.0\.5/.test(String(e.fields?.error))),
   );
+});
+
+Deno.test("with authentication required, health shows the details only to a caller with a credential", async () => {
+  const KEY = "alice-key-0123456789";
+  const { app } = testApp({}, {
+    MCP_LOOP_API_KEYS: `alice=${KEY}`,
+    MCP_LOOP_REMOTE_SERVERS: '[{"name":"docs","url":"http://127.0.0.1:9/mcp"}]',
+  });
+  const anonymous = await (await app.fetch(get())).json();
+  assert.equal("tools" in anonymous, false);
+  assert.equal("chatModel" in anonymous, false);
+  assert.deepEqual(Object.keys(anonymous.checks["remote:docs"]), ["ok"], "no URL, no tool names");
+  assert.doesNotMatch(
+    JSON.stringify(anonymous),
+    /127\.0\.0\.1:9|get_current_time|finalize_summary/,
+  );
+  const signedIn = await (await app.fetch(
+    new Request("http://localhost/mcp-loop/health", {
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  assert.ok(Array.isArray(signedIn.tools));
+  assert.match(JSON.stringify(signedIn.checks["remote:docs"]), /127\.0\.0\.1:9/);
+  await app.close();
 });

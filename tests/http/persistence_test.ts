@@ -8,7 +8,11 @@ import { post, validBody } from "../support/test_app.ts";
 
 async function pgliteApp() {
   const sql = new FaultySql(await sharedPglite());
-  const app = createApp(loadConfig({}), { sql, logger: new RecordingLogger() });
+  // One caller sends many requests at once here: the per-caller limits are not under test.
+  const app = createApp(loadConfig({ MCP_LOOP_CALLER_CONCURRENCY: "0" }), {
+    sql,
+    logger: new RecordingLogger(),
+  });
   return { app, sql, pglite: await sharedPglite() };
 }
 

@@ -1,72 +1,26 @@
 /**
  * The playground in real headless Chromium (Debian's chromium driven by
- * playwright-core), used as a person would: type, send, watch the steps. Set
- * UPDATE_SCREENSHOT=1 to rewrite docs/playground.png; CHROMIUM_PATH names
- * another browser binary.
+ * playwright-core, see tests/support/playground_page.ts), used as a person
+ * would: type, send, watch the steps. Set UPDATE_SCREENSHOT=1 to rewrite
+ * docs/playground.png; CHROMIUM_PATH names another browser binary.
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
-import { serve } from "../support/mcp_fixture.ts";
-import { testApp } from "../support/test_app.ts";
+import { hasChromium, statusIs, typeAndSend, withPage } from "../support/playground_page.ts";
 
-const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const API_KEY = "playground-test-key-0123456789";
 
-const hasChromium = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
-if (!hasChromium) {
-  console.warn(
-    `SKIPPED the playground browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
-  );
-}
-
-/** A page of a running server, failing the test on any console error or page error. */
-async function withPage(
-  env: Record<string, string>,
-  fn: (page: Page, errors: string[]) => Promise<void>,
-) {
-  // One recent message, so the first turn's question comes back as a semantic match.
-  const { app } = testApp({
-    refinementStore: new MemoryRefinementStore(),
-    store: new MemoryConversationStore({ recentLimit: 1 }),
-  }, env);
-  const server = serve(app);
-  let browser: Browser | undefined;
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-    const page = await browser.newPage({ viewport: { width: 1180, height: 1000 } });
-    const errors: string[] = [];
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.base}/mcp-loop/playground`);
-    await page.getByRole("status").filter({ hasText: "Ready." }).waitFor();
-    await fn(page, errors);
-  } finally {
-    await browser?.close();
-    await server.close();
-  }
-}
+/** One recent message, so the first turn's question comes back as a semantic match. */
+const overrides = () => ({
+  refinementStore: new MemoryRefinementStore(),
+  store: new MemoryConversationStore({ recentLimit: 1 }),
+});
 
 async function send(page: Page, message: string) {
-  await page.getByLabel("Message").fill(message);
-  await page.getByRole("button", { name: "Send" }).click();
-  await page.getByRole("status").filter({ hasText: /^(Done|Failed)\.$/ }).waitFor();
+  await typeAndSend(page, message);
+  await statusIs(page, "Done.", "Failed.");
 }
 
 Deno.test({
@@ -75,7 +29,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: () =>
-    withPage({}, async (page, errors) => {
+    withPage({ overrides: overrides() }, async (page, errors) => {
       await page.getByLabel("Session").fill("playground-browser-test");
       await send(page, "list my refinement loops");
       assert.equal(await page.getByRole("alert").isHidden(), true);
@@ -128,14 +82,17 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: () =>
-    withPage({ MCP_LOOP_API_KEYS: `web=${API_KEY}` }, async (page, errors) => {
-      await send(page, "hello");
-      assert.match(await page.getByRole("alert").textContent() ?? "", /^AUTH_REQUIRED: /);
-      await page.getByLabel("Access token").fill(API_KEY);
-      await send(page, "hello");
-      assert.equal(await page.getByRole("alert").isHidden(), true);
-      assert.equal(await page.getByRole("status").textContent(), "Done.");
-      // The browser logs the refused request itself; nothing else may fail.
-      assert.ok(errors.every((e) => /401/.test(e)), errors.join("\n"));
-    }),
+    withPage(
+      { overrides: overrides(), env: { MCP_LOOP_API_KEYS: `web=${API_KEY}` } },
+      async (page, errors) => {
+        await send(page, "hello");
+        assert.match(await page.getByRole("alert").textContent() ?? "", /^AUTH_REQUIRED: /);
+        await page.getByLabel("Access token").fill(API_KEY);
+        await send(page, "hello");
+        assert.equal(await page.getByRole("alert").isHidden(), true);
+        assert.equal(await page.getByRole("status").textContent(), "Done.");
+        // The browser logs the refused request itself; nothing else may fail.
+        assert.ok(errors.every((e) => /401/.test(e)), errors.join("\n"));
+      },
+    ),
 });

@@ -6,14 +6,14 @@ import { testApp } from "../support/test_app.ts";
 const get = (path: string) => new Request(`http://localhost${path}`);
 const DEPLOYED = { SUPABASE_URL: "https://abc.supabase.co", MCP_LOOP_REQUIRE_AUTH: "false" };
 
-Deno.test("locally the playground page and its two scripts are served, from this origin only", async () => {
+Deno.test("locally the playground page and its three scripts are served, from this origin only", async () => {
   const { app } = testApp();
   const page = await app.fetch(get("/mcp-loop/playground"));
   assert.equal(page.status, 200);
   assert.match(page.headers.get("content-type")!, /text\/html/);
   assert.match(page.headers.get("content-security-policy")!, /script-src 'self'/);
   assert.match(await page.text(), /<script type="module" src="\.\/playground\/playground\.js">/);
-  for (const file of ["playground.js", "client.js"]) {
+  for (const file of ["playground.js", "render.js", "client.js"]) {
     const res = await app.fetch(get(`/functions/v1/mcp-loop/playground/${file}`));
     assert.equal(res.status, 200, file);
     assert.match(res.headers.get("content-type")!, /text\/javascript/);
@@ -37,7 +37,7 @@ Deno.test("deployed, the playground is off (404) unless MCP_LOOP_PLAYGROUND=true
   assert.equal((await on.fetch(get("/mcp-loop/playground"))).status, 200);
 });
 
-Deno.test("assets.ts is up to date with index.html, playground.js and the client (deno task build:playground)", async () => {
+Deno.test("assets.ts is up to date with index.html, playground.js, render.js and the client (deno task build:playground)", async () => {
   const current = await Deno.readTextFile(
     new URL("../../shared/http/playground/assets.ts", import.meta.url),
   );
@@ -45,4 +45,16 @@ Deno.test("assets.ts is up to date with index.html, playground.js and the client
     current === await buildAssets(),
     "run `deno task build:playground` and commit assets.ts",
   );
+});
+
+Deno.test("deployed with the playground on, its page says why it cannot render there and how to run it", async () => {
+  const { app } = testApp({}, {
+    SUPABASE_URL: "https://abcd.supabase.co",
+    MCP_LOOP_PLAYGROUND: "true",
+    MCP_LOOP_REQUIRE_AUTH: "false",
+  });
+  const res = await app.fetch(new Request("http://localhost/mcp-loop/playground"));
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^text\/plain/);
+  assert.match(await res.text(), /plain text[\s\S]*task start/);
 });

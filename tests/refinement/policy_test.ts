@@ -149,3 +149,23 @@ Deno.test("scores must be integers from 0 to 100, loop types one of the four", (
   assert.throws(() => assertLoopType("design"), /use one of plan, spec, build_plan, build_code/);
   assert.equal(assertLoopType("build_plan"), "build_plan");
 });
+
+Deno.test("a loop at user_input goes on one iteration per score until its limit, then takes only a completing score", () => {
+  let loop = { ...newLoop("plan"), maxIterations: 3 };
+  for (const score of [50, 51, 52]) loop = decide(loop, score);
+  assert.equal(loop.status, "user_input", "stagnation");
+  const before = loop.iteration;
+  loop = decide(loop, 53);
+  assert.equal(loop.iteration, before + 1, "going on counts as an iteration");
+  while (loop.iteration < loop.maxIterations) loop = decide(loop, 54);
+  assert.equal(loop.status, "user_input");
+  const length = loop.scoreHistory.length;
+  for (let i = 0; i < 3; i++) {
+    assert.throws(
+      () => decide(loop, 60),
+      (e) => e instanceof LoopStateError && /limit of 3/.test(e.message),
+    );
+  }
+  assert.equal(loop.scoreHistory.length, length, "the history does not grow");
+  assert.equal(decide(loop, 90).status, "completed");
+});

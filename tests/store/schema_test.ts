@@ -63,10 +63,12 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
      where n.nspname = 'public' and c.relkind = 'r' order by 1`,
   );
   assert.deepEqual(tables.map((t) => t.relname), [
+    "caller_quota",
     "chat_messages",
     "mcp_events",
     "mcp_run_events",
     "mcp_runs",
+    "mcp_tool_approvals",
     "refinement_loops",
     "session_summaries",
   ]);

@@ -5,12 +5,19 @@
  * counting: a text of at most `limit` UTF-8 bytes cannot have more tokens.
  */
 
+// Types only: the npm package is not bundled (a type import is not followed).
 type Cl100k = typeof import("gpt-tokenizer/encoding/cl100k_base");
 
 let tokenizer: Promise<Cl100k> | undefined;
 
+// The vendored cl100k_base files (shared/vendor/gpt-tokenizer, the package's own code): a bundle
+// takes an npm package's whole directory, and gpt-tokenizer's is 27 MB. A literal specifier, so
+// the bundler includes these files.
+const loadVendored = (): Promise<unknown> =>
+  import("../../vendor/gpt-tokenizer/encoding/cl100k_base.js");
+
 function cl100k(): Promise<Cl100k> {
-  return tokenizer ??= import("gpt-tokenizer/encoding/cl100k_base");
+  return tokenizer ??= loadVendored() as Promise<Cl100k>;
 }
 
 const encoder = new TextEncoder();

@@ -1,0 +1,127 @@
+/**
+ * Per-caller limits, so one caller cannot slow everyone else down: requests
+ * in flight at once, requests per minute and request-body bytes per minute,
+ * each per caller (their owner key). A request past a limit gets 429
+ * RATE_LIMITED with `Retry-After`. The counts per minute are token buckets
+ * kept in this process; with Postgres they are also kept in the database
+ * (`take_caller_quota`), so every isolate of a deployed function counts
+ * against the same minute. Requests in flight are counted per process.
+ */
+import { AppError } from "../errors.ts";
+import type { Caller, SharedQuota } from "../ports.ts";
+
+/** The limits (`MCP_LOOP_CALLER_*`); 0 turns one off. */
+export interface CallerLimitSettings {
+  /** Requests of one caller in flight at once (default 8). */
+  concurrency: number;
+  /** Requests of one caller per minute (default 600). */
+  requestsPerMinute: number;
+  /** Request-body bytes of one caller per minute (default 32 MiB). */
+  bytesPerMinute: number;
+}
+
+/** The defaults of {@link CallerLimitSettings}. */
+export const DEFAULT_CALLER_LIMITS: Readonly<CallerLimitSettings> = Object.freeze({
+  concurrency: 8,
+  requestsPerMinute: 600,
+  bytesPerMinute: 32 * 1024 * 1024,
+});
+
+/** Admits a caller's request, or refuses it (429); `admit` resolves with the release. */
+export interface CallerLimiter {
+  admit(caller: Caller, { bytes }: { bytes: number }): Promise<() => void>;
+}
+
+interface Bucket {
+  inFlight: number;
+  requests: number;
+  bytes: number;
+  at: number;
+}
+
+/** The limiter of `settings`, counting per minute in this process and in `shared`, if any. */
+export function createCallerLimiter(
+  settings: CallerLimitSettings,
+  { shared, now = () => performance.now() }: { shared?: SharedQuota; now?: () => number } = {},
+): CallerLimiter {
+  const buckets = new Map<string, Bucket>();
+  const { concurrency, requestsPerMinute, bytesPerMinute } = settings;
+  const refill = (bucket: Bucket) => {
+    const minutes = (now() - bucket.at) / 60_000;
+    bucket.at = now();
+    bucket.requests = Math.min(requestsPerMinute, bucket.requests + minutes * requestsPerMinute);
+    bucket.bytes = Math.min(bytesPerMinute, bucket.bytes + minutes * bytesPerMinute);
+  };
+  return {
+    async admit(caller, { bytes }) {
+      const key = caller.owner;
+      let bucket = buckets.get(key);
+      if (!bucket) {
+        bucket = { inFlight: 0, requests: requestsPerMinute, bytes: bytesPerMinute, at: now() };
+        buckets.set(key, bucket);
+      } else refill(bucket);
+      if (concurrency > 0 && bucket.inFlight >= concurrency) {
+        throw limited(1, `more than ${concurrency} requests at once`);
+      }
+      if (requestsPerMinute > 0 && bucket.requests < 1) {
+        throw limited(
+          waitFor(1 - bucket.requests, requestsPerMinute),
+          `more than ${requestsPerMinute} requests a minute`,
+        );
+      }
+      const size = Math.min(bytes, bytesPerMinute);
+      if (bytesPerMinute > 0 && bucket.bytes < size) {
+        throw limited(
+          waitFor(size - bucket.bytes, bytesPerMinute),
+          `more than ${bytesPerMinute} bytes a minute`,
+        );
+      }
+      bucket.requests -= 1;
+      bucket.bytes -= size;
+      bucket.inFlight++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        bucket!.inFlight--;
+        if (bucket!.inFlight === 0 && bucket!.requests >= requestsPerMinute) buckets.delete(key);
+      };
+      if (shared && (requestsPerMinute > 0 || bytesPerMinute > 0)) {
+        try {
+          const wait = await shared.take(caller, { bytes }, {
+            requests: requestsPerMinute,
+            bytes: bytesPerMinute,
+          });
+          if (wait > 0) throw limited(wait, "over the limits shared by every instance");
+        } catch (error) {
+          release();
+          // The shared count is a second line: if the database cannot count, this process does.
+          if (error instanceof AppError) throw error;
+        }
+      }
+      return release;
+    },
+  };
+}
+
+/** Seconds until `missing` units refill at `perMinute`. */
+function waitFor(missing: number, perMinute: number): number {
+  return Math.max(1, Math.ceil((missing / perMinute) * 60));
+}
+
+function limited(retryAfterSeconds: number, what: string): AppError {
+  return new AppError(
+    "RATE_LIMITED",
+    `Too many requests from this caller (${what}); retry after ${retryAfterSeconds} s`,
+    { details: { retryAfterSeconds } },
+  );
+}
+
+/** No limits (tests, embedding). */
+export const NO_CALLER_LIMITS: CallerLimiter = { admit: () => Promise.resolve(() => {}) };
+
+/** The body size a request declares (its Content-Length), 0 when it declares none. */
+export function declaredBytes(req: Request): number {
+  const length = Number(req.headers.get("content-length"));
+  return Number.isFinite(length) && length > 0 ? length : 0;
+}

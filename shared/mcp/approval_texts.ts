@@ -1,0 +1,87 @@
+/**
+ * What MCP approvals say: the question a person is asked, and the tool
+ * results of calls that did not run (declined, lapsed, used, or a client
+ * that cannot ask), each saying what to do next.
+ */
+import type { ApprovalMode } from "../runs/approval_policy.ts";
+import type { ToolDefinition } from "../tools/tool.ts";
+
+/** The longest argument preview a question shows. */
+const MAX_PREVIEW_CHARS = 500;
+
+/** Why a client cannot be asked. */
+export type CannotAsk = "no-elicitation" | "stateless-legacy";
+
+/** The question of the elicitation. */
+export function approvalQuestion(tool: ToolDefinition, args: unknown): string {
+  const preview = JSON.stringify(args ?? {});
+  const shown = preview.length > MAX_PREVIEW_CHARS
+    ? `${preview.slice(0, MAX_PREVIEW_CHARS)}… (${preview.length} characters)`
+    : preview;
+  const what = (tool.annotations?.title ?? tool.description).slice(0, 200);
+  return `Allow the tool "${tool.name}" (${what}) to run once with ${shown}? ` +
+    "It can change or delete data.";
+}
+
+/** The form of the elicitation: one boolean, `approve`. */
+export function approvalForm(tool: ToolDefinition) {
+  return {
+    type: "object" as const,
+    properties: {
+      approve: {
+        type: "boolean" as const,
+        title: "Approve",
+        description: `Run ${tool.name} once with these arguments`,
+        default: false,
+      },
+    },
+    required: ["approve"],
+  };
+}
+
+/** A call that needs approval, from a client that cannot ask for it: how to get it run. */
+export function cannotAskText(tool: string, mode: ApprovalMode, why: CannotAsk): string {
+  const reason = why === "stateless-legacy"
+    ? "This client speaks MCP 2025-11-25 over HTTP, which this endpoint serves without sessions, so the server cannot send it the approval request (elicitation)."
+    : "This client did not declare the elicitation capability (form mode), so it cannot show an approval prompt.";
+  return `Tool "${tool}" needs a person's approval before it runs (MCP_LOOP_APPROVAL=${mode}); nothing ran. ${reason} ` +
+    "To run it: call it from an MCP client that supports elicitation, over HTTP with protocol version 2026-07-28 or over stdio; " +
+    "or ask for it through the loop (POST /mcp-loop), where the run waits and a person grants the call with POST /mcp-loop/runs/{runId}/approvals; " +
+    "or have whoever runs this server change MCP_LOOP_APPROVAL.";
+}
+
+/** The person said no (declined, cancelled, or accepted without approving). */
+export function declinedText(tool: string, action: "accept" | "decline" | "cancel"): string {
+  const how = action === "cancel"
+    ? "the approval prompt was cancelled"
+    : action === "decline"
+    ? "the person declined it"
+    : "the person did not approve it";
+  return `Tool "${tool}" did not run: ${how}. Do not call it again unless the person asks for it.`;
+}
+
+/** The approval lapsed before the answer came. */
+export function lapsedText(tool: string, expiresAt: string, ttlMs: number): string {
+  return `Tool "${tool}" did not run: its approval lapsed at ${expiresAt} (approvals wait ${
+    formatDuration(ttlMs)
+  }, MCP_LOOP_APPROVAL_TTL). Call it again to ask for a new approval.`;
+}
+
+/** The approval had been answered before: an approval is good for one call. */
+export function answeredText(tool: string, status: "approved" | "declined"): string {
+  return status === "approved"
+    ? `Tool "${tool}" did not run again: this approval was already used, and an approval is good for one call. Call it again to ask for a new approval.`
+    : `Tool "${tool}" did not run: this approval was already declined. Call it again to ask for a new approval.`;
+}
+
+/** The state names another call, or an approval that is not there. */
+export function mismatchText(tool: string): string {
+  return `Tool "${tool}" did not run: the approval in requestState was given for another call (another tool, other arguments or another caller). Call it again without requestState to ask for approval of this call.`;
+}
+
+function formatDuration(ms: number): string {
+  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${Math.round(ms / 1000)}s`;
+}

@@ -1,0 +1,118 @@
+/**
+ * What Supabase's bundler would put in the deployed function is a reviewed
+ * list: the npm packages the code-only graph of functions/mcp-loop/index.ts
+ * reaches (each goes in whole, see bundle_graph.ts) must be exactly
+ * `ALLOWED`, and PGlite and the gpt-tokenizer package are never among them.
+ * A new package here is a change to review with `deno task bench bundle`
+ * (docs/deploy.md#bundle-size: Supabase's limits are 20 MB and 5 MB).
+ */
+import assert from "node:assert/strict";
+import { codeOnlyClosure, type DenoInfo, deployedGraph } from "./bundle_graph.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** Packages that must never be bundled: 26 MB of PGlite, 27 MB of tokenizer (vendored instead). */
+const FORBIDDEN = ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "gpt-tokenizer"];
+
+/** The npm packages of the deployed bundle, by name, and why each is there. */
+const ALLOWED: Record<string, string> = {
+  "@cfworker/json-schema": "the MCP SDK's JSON Schema validator (no eval on the edge)",
+  "@modelcontextprotocol/client": "remote MCP servers as tool sources",
+  "@modelcontextprotocol/server": "serving the registry over MCP",
+  "@modelcontextprotocol/core": "dependency of the MCP client and server",
+  "@supabase/supabase-js": "the caller's client for tools, Supabase-stored conversations",
+  "@supabase/auth-js": "dependency of supabase-js",
+  "@supabase/functions-js": "dependency of supabase-js",
+  "@supabase/phoenix": "dependency of supabase-js (realtime)",
+  "@supabase/postgrest-js": "dependency of supabase-js",
+  "@supabase/realtime-js": "dependency of supabase-js",
+  "@supabase/storage-js": "dependency of supabase-js",
+  "iceberg-js": "dependency of supabase-js (storage)",
+  "tslib": "dependency of supabase-js",
+  "hono": "HTTP routing",
+  "jose": "verifying users' JWTs (also a dependency of the MCP client)",
+  "openai": "the OpenAI chat model and embedder",
+  "postgres": "the Postgres adapter (SUPABASE_DB_URL)",
+  "zod": "tool and request schemas",
+  "eventsource": "dependency of the MCP client (SSE transport)",
+  "eventsource-parser": "dependency of eventsource and the MCP client",
+  "pkce-challenge": "dependency of the MCP client (OAuth)",
+  "cross-spawn": "dependency of the MCP client (stdio transport, unused when deployed)",
+  "which": "dependency of cross-spawn",
+  "isexe": "dependency of which",
+  "path-key": "dependency of cross-spawn",
+  "shebang-command": "dependency of cross-spawn",
+  "shebang-regex": "dependency of shebang-command",
+};
+
+let graph: ReturnType<typeof deployedGraph> | undefined;
+const deployed = () => graph ??= deployedGraph("functions/mcp-loop/index.ts", ROOT);
+
+Deno.test("the deployed graph reaches neither PGlite nor the gpt-tokenizer package", async () => {
+  const names = (await deployed()).npmPackages.map((pkg) => pkg.name);
+  assert.deepEqual(names.filter((name) => FORBIDDEN.includes(name)), []);
+});
+
+Deno.test("the deployed graph's npm packages are exactly the allowed ones", async () => {
+  const names = [...new Set((await deployed()).npmPackages.map((pkg) => pkg.name))].sort();
+  assert.deepEqual(
+    names,
+    Object.keys(ALLOWED).sort(),
+    "the npm packages of the deployed bundle changed: each goes in whole; measure it with " +
+      "`deno task bench bundle`, then update ALLOWED and docs/deploy.md#bundle-size",
+  );
+});
+
+Deno.test("the deployed graph runs the vendored cl100k_base files and no PGlite adapter module", async () => {
+  const modules = (await deployed()).modules.map((path) => path.slice(ROOT.pathname.length));
+  assert.ok(modules.includes("shared/vendor/gpt-tokenizer/encoding/cl100k_base.js"));
+  assert.equal(modules.filter((path) => path.startsWith("shared/vendor/")).length, 21);
+  assert.deepEqual(modules.filter((path) => path.includes("pglite")), []);
+});
+
+/** A `deno info --json` shape: entry → (code) a.ts → npm x; (type only) b.ts → npm big. */
+const INFO: DenoInfo = {
+  roots: ["file:///p/entry.ts"],
+  redirects: { "file:///p/moved.ts": "file:///p/a.ts" },
+  modules: [
+    {
+      specifier: "file:///p/entry.ts",
+      kind: "esm",
+      local: "/p/entry.ts",
+      dependencies: [
+        { specifier: "./moved.ts", code: { specifier: "file:///p/moved.ts" } },
+        { specifier: "./b.ts" },
+      ],
+    },
+    {
+      specifier: "file:///p/a.ts",
+      kind: "esm",
+      local: "/p/a.ts",
+      dependencies: [{ specifier: "x", code: { specifier: "npm:/x@1.0.0" } }],
+    },
+    {
+      specifier: "file:///p/b.ts",
+      kind: "esm",
+      local: "/p/b.ts",
+      dependencies: [{ specifier: "big", code: { specifier: "npm:/big@2.0.0" } }],
+    },
+    { specifier: "npm:/x@1.0.0", kind: "npm", npmPackage: "x@1.0.0" },
+    { specifier: "npm:/big@2.0.0", kind: "npm", npmPackage: "big@2.0.0" },
+  ],
+  npmPackages: {
+    "x@1.0.0": { name: "x", version: "1.0.0", dependencies: ["y@3.0.0"], localPath: "/c/x" },
+    "y@3.0.0": { name: "y", version: "3.0.0", dependencies: ["x@1.0.0"], localPath: "/c/y" },
+    "big@2.0.0": { name: "big", version: "2.0.0", localPath: "/c/big" },
+    "locked@1.0.0": { name: "locked", version: "1.0.0" },
+  },
+};
+
+Deno.test("the closure follows code edges through redirects and npm dependencies, not type-only edges or the lockfile", () => {
+  const closure = codeOnlyClosure(INFO);
+  assert.deepEqual(closure.modules, ["/p/a.ts", "/p/entry.ts"]);
+  assert.deepEqual(closure.npmRoots, ["x@1.0.0"]);
+  assert.deepEqual(closure.npmPackages, [
+    { id: "x@1.0.0", name: "x", version: "1.0.0", localPath: "/c/x" },
+    { id: "y@3.0.0", name: "y", version: "3.0.0", localPath: "/c/y" },
+  ]);
+});
