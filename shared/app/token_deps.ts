@@ -1,10 +1,10 @@
 /**
  * What keeps a run's tokens down, chosen from the configuration: tool search
- * over the registry, prices and budgets counted with o200k_base, and
+ * over the registry, prices and budgets (prompts counted before sending), and
  * compaction of long sessions (when the conversations are in SQL, the
  * configured store; the chat model summarises when there is one).
  */
-import { O200K_COUNTER } from "../adapters/openai/chat_tokens.ts";
+import { PROMPT_COUNTER } from "../adapters/openai/chat_tokens.ts";
 import type { Config } from "../config/config.ts";
 import type { CompactionDeps } from "../loop/compaction.ts";
 import type { LoopDeps } from "../loop/runner.ts";
@@ -32,7 +32,7 @@ export function tokenDeps(
 ): Pick<LoopDeps, "toolSearch" | "costs" | "compaction"> {
   return {
     toolSearch: createToolSearch({ registry, embedder, policy, options: config.toolSearch }),
-    costs: { ...config.costs, counter: O200K_COUNTER },
+    costs: { ...config.costs, counter: PROMPT_COUNTER },
     compaction: overrides.store ? undefined : compactionFor(config, { sql, models, logger }),
   };
 }

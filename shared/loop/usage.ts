@@ -20,7 +20,7 @@ export interface Budget {
 export interface LoopCosts {
   /** Default: OpenAI's list prices for the models the docs name. */
   prices?: PriceTable;
-  /** Default: four characters a token (the app gives the o200k_base tokenizer). */
+  /** Default: four characters a token (the app counts with a tokenizer, chat_tokens.ts). */
   counter?: TokenCounter;
   maxTokens?: number;
   maxCostUsd?: number;

@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { FakeOpenAiServer } from "../fakes/fake_openai_server.ts";
-import { countTokens, promptTokens } from "../fakes/openai_api_rules.ts";
+import { PROMPT_COUNTER } from "../../shared/adapters/openai/chat_tokens.ts";
+import type { ChatCompletionRequest } from "../../shared/ports.ts";
+import { countTokens } from "../fakes/openai_api_rules.ts";
 import { withOpenAi } from "../http/openai_fixture.ts";
 import { post, validBody } from "../support/test_app.ts";
 
@@ -21,9 +23,17 @@ async function loop(app: App, body: Record<string, unknown>) {
   return json.data;
 }
 
-/** Prompt tokens of the fake's `n`th chat request, as it counted them. */
-function promptOf(server: FakeOpenAiServer, n: number): number {
-  return promptTokens("o200k_base", server.chatRequests[n].body).length;
+/** The fake's `n`th chat request's prompt as the budget check counts it before sending. */
+function promptOf(server: FakeOpenAiServer, n: number): Promise<number> {
+  const body = server.chatRequests[n].body as {
+    messages: ChatCompletionRequest["messages"];
+    response_format?: { json_schema: NonNullable<ChatCompletionRequest["jsonSchema"]> };
+  };
+  const spec = body.response_format?.json_schema;
+  return PROMPT_COUNTER.countRequest({
+    messages: body.messages,
+    ...(spec ? { jsonSchema: { ...spec, strict: spec.strict || undefined } } : {}),
+  });
 }
 
 Deno.test("a run stops with budget before the call that would cross maxTokens, finished and stored", () =>
@@ -31,7 +41,7 @@ Deno.test("a run stops with budget before the call that would cross maxTokens, f
     server.chatReplies.push(WEATHER, FINALIZE, "Sunny.");
     const free = await loop(app, { ...validBody("Weather in Lisbon?"), maxRounds: 2 });
     assert.equal(free.stopReason, "finalized");
-    const firstPrompt = promptOf(server, 0);
+    const firstPrompt = await promptOf(server, 0);
 
     const sent = server.chatRequests.length;
     server.chatReplies.push(WEATHER, FINALIZE, "Sunny.");
@@ -78,8 +88,8 @@ Deno.test("a summary the budget refuses is written offline, and the run says bud
   withOpenAi(async ({ server, app }) => {
     server.chatReplies.push(`[${WEATHER.slice(1, -1)}, ${FINALIZE.slice(1, -1)}]`, "Sunny.");
     await loop(app, validBody("Weather in Lisbon?"));
-    const firstPrompt = promptOf(server, 0);
-    const summaryPrompt = promptOf(server, 1);
+    const firstPrompt = await promptOf(server, 0);
+    const summaryPrompt = await promptOf(server, 1);
     assert.ok(summaryPrompt > 150, `the summary's prompt: ${summaryPrompt}`);
     const sent = server.chatRequests.length;
     server.chatReplies.push(`[${WEATHER.slice(1, -1)}, ${FINALIZE.slice(1, -1)}]`, "Sunny.");

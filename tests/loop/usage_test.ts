@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
-import { O200K_COUNTER } from "../../shared/adapters/openai/chat_tokens.ts";
+import { PROMPT_COUNTER } from "../../shared/adapters/openai/chat_tokens.ts";
 import { costOf, DEFAULT_PRICES, priceOf } from "../../shared/loop/prices.ts";
 import { UsageTotals } from "../../shared/loop/usage.ts";
 import type { ChatCompletionRequest, TokenCounter } from "../../shared/ports.ts";
 import { promptTokens } from "../fakes/openai_api_rules.ts";
+import { buildPlanMessages } from "../../shared/planner/plan_prompt.ts";
+import { strictPlanSchema } from "../../shared/planner/strict_plan_schema.ts";
+import { registryOf } from "../bench/tokens_setup.ts";
+import { labelledRequests } from "../support/tool_catalog.ts";
 
 const REQUEST: ChatCompletionRequest = {
   messages: [{ role: "system", content: "You plan." }, { role: "user", content: "Hello there" }],
@@ -71,15 +75,33 @@ Deno.test("maxCostUsd limits priced models only", async () => {
   await new UsageTotals().admit({ model: "gpt-4o", request: REQUEST });
 });
 
-Deno.test("the o200k_base counter counts a request as OpenAI does (the strict fake's count)", async () => {
-  const body = {
+Deno.test("the prompt counter is at or above OpenAI's o200k_base count, by at most 10 %", async () => {
+  const body = (request: ChatCompletionRequest) => ({
     model: "gpt-4o",
-    messages: REQUEST.messages,
+    messages: request.messages,
     response_format: {
       type: "json_schema",
-      json_schema: { name: "plan", schema: REQUEST.jsonSchema!.schema, strict: true },
+      json_schema: {
+        name: request.jsonSchema!.name,
+        schema: request.jsonSchema!.schema,
+        strict: request.jsonSchema!.strict === true,
+      },
     },
-  };
-  assert.equal(await O200K_COUNTER.countRequest(REQUEST), promptTokens("o200k_base", body).length);
-  assert.equal(await O200K_COUNTER.countText("hello world"), 2);
+  });
+  const tools = registryOf(100).getToolMetadataList();
+  const requests = [REQUEST];
+  for (const { request } of labelledRequests().slice(0, 40)) {
+    const messages = buildPlanMessages({
+      request: { mode: "general", sessionId: "s", messages: [{ role: "user", content: request }] },
+      context: {},
+      tools,
+      signal: new AbortController().signal,
+    });
+    requests.push({ messages, jsonSchema: { name: "plan", schema: strictPlanSchema(tools)! } });
+  }
+  for (const request of requests) {
+    const billed = promptTokens("o200k_base", body(request)).length;
+    const counted = await PROMPT_COUNTER.countRequest(request);
+    assert.ok(counted >= billed && counted <= billed * 1.1, `${counted} vs ${billed}`);
+  }
 });
