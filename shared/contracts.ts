@@ -93,6 +93,7 @@ export const RESERVED_CONTEXT_KEYS = [
   "semanticMatches",
   "sessionId",
   "mode",
+  "sessionSummary",
 ] as const;
 
 const sessionId = z.string()
@@ -136,6 +137,12 @@ export const MCPRequest = z.object({
     .max(LIMITS.maxRounds, { error: `maxRounds must be an integer from 1 to ${LIMITS.maxRounds}` })
     .optional(),
   refinement: RefinementRequest.optional(),
+  /** Most model tokens (prompt and completion) this run may use; with MCP_LOOP_MAX_TOKENS, the lower. */
+  maxTokens: z.int({ error: "maxTokens must be a positive integer" })
+    .min(1, { error: "maxTokens must be a positive integer" }).optional(),
+  /** Most US dollars this run's model calls may cost; with MCP_LOOP_MAX_COST_USD, the lower. */
+  maxCostUsd: z.number({ error: "maxCostUsd must be a positive number of dollars" })
+    .positive({ error: "maxCostUsd must be a positive number of dollars" }).optional(),
 }).strict().superRefine((request, ctx) => {
   for (const key of RESERVED_CONTEXT_KEYS) {
     if (request.context?.[key] !== undefined) {
@@ -161,6 +168,7 @@ export const StopReason = z.enum([
   "planner_failed",
   "cancelled",
   "approval_required",
+  "budget",
 ]);
 /** Why a run stopped. */
 export type StopReason = z.infer<typeof StopReason>;
@@ -174,6 +182,8 @@ export const Usage = z.object({
   cachedTokens: z.int().optional(),
   /** Tokens of the embedding calls; present once an embedding model reported them. */
   embeddingTokens: z.int().optional(),
+  /** US dollars of the calls whose model has a price (cached prompt tokens at the cached price). */
+  costUsd: z.number().optional(),
 });
 /** Model use of one run. */
 export type Usage = z.infer<typeof Usage>;

@@ -42,6 +42,7 @@ export type ErrorCode =
   | "RUN_STATE"
   | "APPROVAL_EXPIRED"
   | "RATE_LIMITED"
+  | "BUDGET_EXCEEDED"
   | "INTERNAL";
 
 /** HTTP status for each code. Server faults are 5xx, client faults 4xx. */
@@ -84,6 +85,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   RUN_STATE: 409,
   APPROVAL_EXPIRED: 410,
   RATE_LIMITED: 429,
+  // A run stops with stopReason "budget" instead; a tool calling a model outside a run sees this.
+  BUDGET_EXCEEDED: 402,
   INTERNAL: 500,
 };
 
@@ -126,6 +129,7 @@ export const JSON_RPC_CODE: Record<ErrorCode, number> = {
   RUN_STATE: -32603,
   APPROVAL_EXPIRED: -32602,
   RATE_LIMITED: -32000,
+  BUDGET_EXCEEDED: -32000,
   INTERNAL: -32603,
 };
 

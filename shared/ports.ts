@@ -42,6 +42,8 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   cachedTokens?: number;
+  /** The model that answered, for its price (the adapter's configured name). */
+  model?: string;
 }
 
 /** A chat model's answer. */
@@ -56,8 +58,30 @@ export interface ChatModel {
 /** Counts the model calls of one run (planner, scorer, summary) and their tokens. */
 export interface UsageMeter {
   add(tokens?: TokenUsage): void;
-  /** Tokens of an embedding call (not counted as a model call). */
-  addEmbedding(tokens: number): void;
+  /** Tokens of an embedding call (not counted as a model call), and the embedding model. */
+  addEmbedding(tokens: number, model?: string): void;
+  /**
+   * Called before a chat model call: rejects with BUDGET_EXCEEDED when the
+   * call would take the run past its token or cost budget (the call is then
+   * not made). Meters without a budget admit every call.
+   */
+  admit?(call: ModelCall): Promise<void>;
+  /** Whether a call was refused for the budget (the run then stops with `budget`). */
+  budgetExceeded?(): boolean;
+}
+
+/** A chat model call about to be made. */
+export interface ModelCall {
+  model: string;
+  request: ChatCompletionRequest;
+}
+
+/** Counts tokens as a model's tokenizer does (exactly for OpenAI's models; an estimate for others). */
+export interface TokenCounter {
+  /** The prompt tokens of a chat request: its structured-output schema and its messages. */
+  countRequest(request: ChatCompletionRequest): Promise<number>;
+  /** The tokens of a text. */
+  countText(text: string): Promise<number>;
 }
 
 /** Who is calling: decides which rows a request may see and write. */
@@ -83,6 +107,8 @@ export interface PlannerTool extends ToolMetadata {
   outputSchema?: Record<string, unknown>;
   /** The tool only reads (`readOnlyHint: true`): planning it changes nothing. */
   readOnly?: boolean;
+  /** Offered even when tool search picks the tools. */
+  alwaysOffer?: boolean;
   /** Whether the tool's own schema accepts `value` for arg `name` (local tools; offline planning). */
   acceptsArg?: (name: string, value: unknown) => boolean;
 }

@@ -36,6 +36,7 @@ import { createModelSummarizer } from "../tools/model_summary.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { ToolPolicy } from "../tools/tool_policy.ts";
 import { ToolRegistry } from "../tools/tool_registry.ts";
+import { tokenDeps } from "./token_deps.ts";
 import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen, warnIfProcessKey } from "./routes.ts";
@@ -130,10 +131,11 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const approval = approvalPolicy(config.runs.approval);
   const conversations = overrides.store ?? createConversationStore(config, sql);
   const runs = createRunsDeps(config, { sql, audit, approval, store: overrides.runs });
+  const embedder = overrides.embedder ?? models.embedder;
   const runner = new McpLoopRunner({
     registry,
     planner: overrides.planner ?? models.planner,
-    embedder: overrides.embedder ?? models.embedder,
+    embedder,
     store: conversations,
     logger,
     options: config.loop,
@@ -146,6 +148,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     },
     services,
     runs,
+    ...tokenDeps(config, { registry, embedder, policy, sql, models, logger, overrides }),
   });
   const mcp: McpServerDeps = {
     registry,
@@ -175,7 +178,6 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     },
   };
   const remotes = connectRemoteServers(config, registry, logger);
-  const embedder = overrides.embedder ?? models.embedder;
   const { router, loadMcp } = buildRouter(config, {
     runner: runWhenOpen,
     runs,

@@ -49,6 +49,10 @@ export interface LoopRequest {
   /** Most rounds for this request (1 is a one-shot plan; default MCP_LOOP_MAX_ROUNDS). */
   maxRounds?: number;
   refinement?: RefinementRequest;
+  /** Most model tokens (prompt and completion) this run may use; with MCP_LOOP_MAX_TOKENS, the lower. */
+  maxTokens?: number;
+  /** Most US dollars this run's model calls may cost; with MCP_LOOP_MAX_COST_USD, the lower. */
+  maxCostUsd?: number;
 }
 
 /** One step of a plan: a tool and its args. */
@@ -86,7 +90,8 @@ export type StopReason =
   | "deadline"
   | "planner_failed"
   | "cancelled"
-  | "approval_required";
+  | "approval_required"
+  | "budget";
 
 /** Model use of one run, summed over planner, scorer and summary calls. */
 export interface Usage {
@@ -97,6 +102,8 @@ export interface Usage {
   cachedTokens?: number;
   /** Tokens of the embedding calls; present once an embedding model reported them. */
   embeddingTokens?: number;
+  /** US dollars of the calls whose model has a price (cached prompt tokens at the cached price). */
+  costUsd?: number;
 }
 
 /** A refinement loop as the refinement tools return it. */

@@ -9,7 +9,14 @@ import type { LoopType } from "../store/refinement_store_port.ts";
 import type { LoopSettings } from "../refinement/policy.ts";
 import type { MemoryOptions } from "../store/sql_conversation_store.ts";
 import type { ToolPolicyRules } from "../tools/tool_policy.ts";
+import type { ToolSearchOptions } from "../loop/tool_selection.ts";
 import { type AuthConfig, readAuth } from "./auth_config.ts";
+import {
+  type CompactionConfig,
+  type CostConfig,
+  readCompaction,
+  readCosts,
+} from "./token_config.ts";
 import { type Env, EnvReader } from "./env_reader.ts";
 import { type HttpConfig, readHttp } from "./http_config.ts";
 import {
@@ -18,6 +25,7 @@ import {
   readRefinement,
   readRuns,
   readToolPolicy,
+  readToolSearch,
   type RunsConfig,
 } from "./loop_config.ts";
 import { type McpConfig, readMcp } from "./mcp_config.ts";
@@ -48,6 +56,12 @@ export interface Config {
   oauth: OAuthConfig;
   /** Which tools each request mode and each caller may use (`MCP_LOOP_TOOL_POLICY`). */
   toolPolicy: ToolPolicyRules;
+  /** Tool search above a catalog size (`MCP_LOOP_TOOL_SEARCH_THRESHOLD`, `..._TOP_K`). */
+  toolSearch: ToolSearchOptions;
+  /** Prices and run budgets (`MCP_LOOP_PRICES`, `MCP_LOOP_MAX_TOKENS`, `MCP_LOOP_MAX_COST_USD`). */
+  costs: CostConfig;
+  /** Summaries of long sessions (`MCP_LOOP_COMPACT_AFTER_TOKENS`, `MCP_LOOP_SUMMARY_TOKENS`). */
+  compaction: CompactionConfig;
   /** Approvals and background continuation of persisted runs. */
   runs: RunsConfig;
   logLevel: LogLevel;
@@ -100,6 +114,9 @@ export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {})
     mcp: readMcp(reader, keys),
     oauth: readOAuth(reader),
     toolPolicy: readToolPolicy(reader),
+    toolSearch: readToolSearch(reader),
+    costs: readCosts(reader),
+    compaction: readCompaction(reader),
     runs: readRuns(reader),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",

@@ -4,6 +4,7 @@
  */
 import { LIMITS } from "../contracts.ts";
 import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "../loop/runner.ts";
+import { DEFAULT_TOOL_SEARCH, type ToolSearchOptions } from "../loop/tool_selection.ts";
 import type { LoopType } from "../store/refinement_store_port.ts";
 import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "../refinement/policy.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../store/sql_conversation_store.ts";
@@ -39,6 +40,22 @@ export function readLoop(reader: EnvReader): LoopOptions {
       fallback: DEFAULT_LOOP_OPTIONS.maxRounds,
       min: 1,
       max: LIMITS.maxRounds,
+    }),
+  };
+}
+
+/** Tool search for large catalogs (`MCP_LOOP_TOOL_SEARCH_THRESHOLD`, `MCP_LOOP_TOOL_SEARCH_TOP_K`). */
+export function readToolSearch(reader: EnvReader): ToolSearchOptions {
+  return {
+    threshold: reader.int("MCP_LOOP_TOOL_SEARCH_THRESHOLD", {
+      fallback: DEFAULT_TOOL_SEARCH.threshold,
+      min: 1,
+      max: 100_000,
+    }),
+    topK: reader.int("MCP_LOOP_TOOL_SEARCH_TOP_K", {
+      fallback: DEFAULT_TOOL_SEARCH.topK,
+      min: 1,
+      max: 200,
     }),
   };
 }

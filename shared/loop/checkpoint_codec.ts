@@ -39,7 +39,7 @@ export function freshProgress(maxRounds: number, usage: UsageTotals): Progress {
 /** The rounds' state and the run's progress as a checkpoint left them. */
 export function fromCheckpoint(
   checkpoint: RunCheckpoint,
-  { results, loop }: { results: ActionResult[]; loop?: LoopState },
+  { results, loop, usage }: { results: ActionResult[]; loop?: LoopState; usage?: UsageTotals },
 ): { state: RoundsState; progress: Progress } {
   return {
     state: {
@@ -49,6 +49,7 @@ export function fromCheckpoint(
       open: checkpoint.open,
       feedback: checkpoint.feedback,
       loop,
+      ...(checkpoint.offered ? { offered: checkpoint.offered } : {}),
     },
     progress: {
       maxRounds: checkpoint.maxRounds,
@@ -56,7 +57,7 @@ export function fromCheckpoint(
       decisions: checkpoint.decisions,
       inFlight: [],
       audited: checkpoint.audited,
-      usage: new UsageTotals(checkpoint.usage),
+      usage: usage ?? new UsageTotals(checkpoint.usage),
       continuations: checkpoint.continuations,
     },
   };
@@ -82,6 +83,7 @@ export function toCheckpoint(
     audited: progress.audited,
     ...(state.feedback ? { feedback: state.feedback } : {}),
     ...(state.loop ? { loopId: state.loop.id } : {}),
+    ...(state.offered ? { offered: state.offered } : {}),
     usage: progress.usage.total,
     budgetMs,
     continuations: progress.continuations,

@@ -55,6 +55,7 @@ export function driveInput(
         policy: deps.policy ?? OPEN_POLICY,
         caller,
         usage,
+        toolSearch: deps.toolSearch,
       },
       execute: {
         context,

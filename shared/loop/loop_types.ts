@@ -3,6 +3,8 @@
  * runner.ts, the loop's entry point).
  */
 import type { Caller, ConversationStore, Embedder, Logger, Planner } from "../ports.ts";
+import type { LoopCosts } from "./usage.ts";
+import type { CompactionDeps } from "./compaction.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolServices } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
@@ -10,6 +12,9 @@ import type { LoopEventListener } from "./events.ts";
 import type { RefinementDeps } from "./refinement_stage.ts";
 import type { RoundTiming } from "./rounds.ts";
 import type { RunsDeps } from "./run_part.ts";
+import type { ToolSearch } from "./tool_selection.ts";
+
+export type { LoopCosts } from "./usage.ts";
 
 /** Tunables of the loop. */
 export interface LoopOptions {
@@ -50,6 +55,12 @@ export interface LoopDeps {
   services?: ToolServices;
   /** Persisted runs: approvals, resumes, cancels, event logs (without it a run lives in its request). */
   runs?: RunsDeps;
+  /** Tool search for large catalogs (without it the planner is offered every permitted tool). */
+  toolSearch?: ToolSearch;
+  /** Prices and budgets of model calls (see usage.ts). */
+  costs?: LoopCosts;
+  /** Summaries of long sessions' older messages (see compaction.ts); none: recent messages only. */
+  compaction?: CompactionDeps;
 }
 
 /** Per-run options. */

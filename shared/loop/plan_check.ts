@@ -30,6 +30,9 @@ export type CheckedStep =
     | { status: "invalid_args"; issues: ArgIssue[] }
   );
 
+/** Where a plan's tools are found by name (the registry, or a view of it). */
+export type ToolLookup = Pick<ToolRegistry, "get">;
+
 const PlanShape = z.array(PlannedAction).max(LIMITS.maxPlanSteps, {
   error: `a plan has at most ${LIMITS.maxPlanSteps} steps`,
 });
@@ -52,7 +55,7 @@ export function parsePlanShape(
 export function checkSteps(
   plan: readonly PlannedAction[],
   { registry, offered, refusal = () => undefined, offset = 0 }: {
-    registry: ToolRegistry;
+    registry: ToolLookup;
     offered: ReadonlySet<string>;
     /** Why the policy refuses a registered tool; undefined when it permits it. */
     refusal?: (tool: string) => string | undefined;

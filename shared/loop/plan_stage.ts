@@ -21,13 +21,23 @@ import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { asStageError } from "./context_stage.ts";
 import { raceAbort } from "./abort.ts";
-import { type CheckedStep, checkSteps, describeProblems, parsePlanShape } from "./plan_check.ts";
+import {
+  type CheckedStep,
+  checkSteps,
+  describeProblems,
+  parsePlanShape,
+  type ToolLookup,
+} from "./plan_check.ts";
+import { selectTools, type ToolSearch } from "./tool_selection.ts";
+import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 
 /** The outcome of the plan stage. */
 export interface PlanOutcome {
   plan: PlannedAction[];
   steps: CheckedStep[];
   repaired: boolean;
+  /** The tools the planner was offered, in prompt order (later rounds keep them). */
+  offered: string[];
 }
 
 /** Inputs of {@link planStage}. */
@@ -50,13 +60,29 @@ export interface PlanStageInput {
   /** The previous round's score, in a refinement run. */
   feedback?: RoundFeedback;
   usage?: UsageMeter;
+  /** Tool search for large catalogs (see tool_selection.ts); without it every permitted tool is offered. */
+  toolSearch?: ToolSearch;
+  /** The latest message's vector from the context stage (tool search ranks with it). */
+  vector?: readonly number[];
+  /** The tools the run's earlier rounds were offered. */
+  previous?: readonly string[];
 }
 
 /** Runs the plan stage. */
 export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
-  const tools = offeredTools(input);
-  const offered = new Set(tools.map((tool) => tool.name));
   const results = input.results ?? [];
+  const tools = await selectTools({
+    permitted: offeredTools(input),
+    catalog: input.registry.getToolMetadataList(),
+    search: input.toolSearch,
+    message: input.request.messages[input.request.messages.length - 1]?.content ?? "",
+    vector: input.vector,
+    previous: input.previous,
+    results,
+    signal: input.signal,
+    usage: input.usage,
+  });
+  const offered = new Set(tools.map((tool) => tool.name));
   const planInput: PlanInput = {
     request: input.request,
     context: input.context,
@@ -74,10 +100,9 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
     const shape = parsePlanShape(attempt.plan);
     if (!shape.ok) return { issues: shape.issues, raw };
     const steps = checkSteps(shape.plan, {
-      registry: input.registry,
+      registry: toolsOf(input),
       offered,
-      refusal: (tool) =>
-        input.policy.refusal(tool, { caller: input.caller, mode: input.request.mode }),
+      refusal: refusalOf(input),
       offset: results.length,
     });
     return { plan: shape.plan, steps, issues: describeProblems(steps), raw };
@@ -105,7 +130,7 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
       },
     );
   }
-  return { plan: checked.plan, steps: checked.steps, repaired };
+  return { plan: checked.plan, steps: checked.steps, repaired, offered: [...offered] };
 }
 
 interface Checked {
@@ -124,13 +149,30 @@ export function checkPlanned(
   input: Omit<PlanStageInput, "context" | "signal"> & { offset: number },
 ): CheckedStep[] {
   const offered = new Set(offeredTools(input).map((tool) => tool.name));
+  if (input.toolSearch) offered.add(SEARCH_TOOLS);
   return checkSteps(plan, {
-    registry: input.registry,
+    registry: toolsOf(input),
     offered,
-    refusal: (tool) =>
-      input.policy.refusal(tool, { caller: input.caller, mode: input.request.mode }),
+    refusal: refusalOf(input),
     offset: input.offset,
   });
+}
+
+/** Where a plan's tools are looked up: the registry, and `search_tools` with tool search. */
+function toolsOf(input: Pick<PlanStageInput, "registry" | "toolSearch">): ToolLookup {
+  const search = input.toolSearch?.tool;
+  if (!search) return input.registry;
+  return { get: (name) => (name === SEARCH_TOOLS ? search : input.registry.get(name)) };
+}
+
+/** The tool policy's refusal; `search_tools` only finds tools the policy permits, so it is never refused. */
+function refusalOf(
+  input: Pick<PlanStageInput, "policy" | "caller" | "request">,
+): (tool: string) => string | undefined {
+  return (tool) =>
+    tool === SEARCH_TOOLS
+      ? undefined
+      : input.policy.refusal(tool, { caller: input.caller, mode: input.request.mode });
 }
 
 /**

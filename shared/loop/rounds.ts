@@ -2,7 +2,9 @@
  * The loop's rounds: plan, execute, and — unless the run is done — plan again
  * with the results. A run stops when `finalize_summary` has run (or, in a
  * refinement run, when the policy says `completed` or `user_input`), when the
- * planner returns an empty plan, at `maxRounds`, or when the deadline nears.
+ * planner returns an empty plan, at `maxRounds`, when the deadline nears, or
+ * when a model call would cross the run's token or cost budget (`budget`:
+ * the call is not made; a refused summary or score is written offline first).
  * Round 1 follows the executor rules exactly (a one-round run is the
  * specification's loop); in later rounds a step that fails its check is
  * recorded as failed, so earlier rounds' work is never thrown away.
@@ -26,6 +28,7 @@ import { summaryOf } from "./finalize_stage.ts";
 import { type CheckedStep, enforceRules } from "./plan_check.ts";
 import { checkPlanned, planStage, type PlanStageInput } from "./plan_stage.ts";
 import { type RefinementDeps, scoreRound } from "./refinement_stage.ts";
+import { isBudgetStop } from "./usage.ts";
 
 /** Milliseconds one round spent planning, executing and scoring. */
 export interface RoundTiming {
@@ -45,6 +48,8 @@ export interface RoundsState {
   open?: OpenRound;
   feedback?: RoundFeedback;
   loop?: LoopState;
+  /** The tools the run's rounds were offered so far (tool search keeps them for later rounds). */
+  offered?: string[];
 }
 
 /** What a persisted run adds: approvals, write-ahead records and checkpoints. */
@@ -59,7 +64,10 @@ export interface RoundHooks {
 
 /** What the rounds need: the plan and execute stages' inputs, and the run's limits. */
 export interface RoundsInput {
-  plan: Omit<PlanStageInput, "context" | "round" | "maxRounds" | "results" | "feedback">;
+  plan: Omit<
+    PlanStageInput,
+    "context" | "round" | "maxRounds" | "results" | "feedback" | "vector" | "previous"
+  >;
   execute: Omit<ExecuteInput, "steps" | "round" | "earlier">;
   rules: Parameters<typeof enforceRules>[1];
   maxRounds: number;
@@ -101,10 +109,12 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
       let planned;
       try {
         // The context as it stands now (earlier steps' outputs included), without the vector.
-        const { embeddedMessage: _vector, ...context } = input.execute.context;
+        const { embeddedMessage, ...context } = input.execute.context;
         planned = await planStage({
           ...input.plan,
           context,
+          vector: Array.isArray(embeddedMessage) ? embeddedMessage : undefined,
+          previous: state.offered,
           // The first plan may use the whole deadline; later ones must leave time to store the turn.
           signal: round === 1 ? input.plan.signal : stepsSignal,
           round,
@@ -113,6 +123,8 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
           feedback: state.feedback,
         });
       } catch (error) {
+        // The planner's call would have crossed the run's budget: the run ends here, kept.
+        if (isBudgetStop(error)) return stop("budget");
         if (round === 1) throw error;
         const stopped = stopReasonOf(stepsSignal);
         if (stopped) return stop(stopped);
@@ -124,6 +136,7 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
       } finally {
         timing.plan = since(started);
       }
+      state.offered = planned.offered;
       state.plan.push(...planned.plan.map((step) => ({ ...step, round })));
       emit({ type: "plan", round, plan: planned.plan, repaired: planned.repaired });
       if (round === 1) enforceRules(planned.steps, input.rules);
@@ -174,10 +187,13 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
       const scored = await scoreOpenRound(input, state, ran, timing);
       if (typeof scored === "string") return stop(scored);
       await hooks.checkpoint?.();
+      if (budgetSpent(input)) return stop("budget");
       if (state.loop.status === "completed") return stop("refinement_completed");
       if (state.loop.status === "user_input") return stop("refinement_user_input");
     } else {
       await hooks.checkpoint?.();
+      // A call refused for the budget (a summary written offline instead): the run stops.
+      if (budgetSpent(input)) return stop("budget");
       if (ran.some(finalizeRan)) return stop("finalized");
     }
     if (state.roundsDone >= maxRounds) return stop("max_rounds");
@@ -228,6 +244,11 @@ async function scoreOpenRound(
   } finally {
     timing.score = since(started);
   }
+}
+
+/** Whether the run's meter refused a call for its budget. */
+function budgetSpent(input: RoundsInput): boolean {
+  return input.plan.usage?.budgetExceeded?.() === true;
 }
 
 /** A `finalize_summary` step that was run (whether or not it succeeded). */

@@ -15,19 +15,20 @@ import {
 import { AppError, describeError } from "../errors.ts";
 import { withLogFields } from "../log/log_fields.ts";
 import { ANONYMOUS, type Caller, type Logger, SILENT_LOGGER } from "../ports.ts";
+import { loadMemory } from "./compaction.ts";
 import type { ApprovalDecision } from "../runs/run_contract.ts";
 import { initialCheckpoint, type RunCheckpoint } from "../runs/run_state.ts";
 import { RunSession } from "../runs/run_session.ts";
 import type { RunRecord } from "../runs/run_store.ts";
 import { startDeadline } from "./abort.ts";
-import { asStageError, type LoadedContext, loadLoopContext } from "./context_stage.ts";
+import { asStageError, type LoadedContext } from "./context_stage.ts";
 import { drive, type DriveInput } from "./drive.ts";
 import { contextEvent, safeListener } from "./events.ts";
 import { openRefinementLoop } from "./refinement_stage.ts";
 import { checkpointToResume, rebuildContext, resumedResults, runNotFound } from "./resume.ts";
 import type { RoundsState } from "./rounds.ts";
 import { runPart, type RunsDeps } from "./run_part.ts";
-import { UsageTotals } from "./usage.ts";
+import { meterFor } from "./usage.ts";
 import {
   DEFAULT_LOOP_OPTIONS,
   type LoopDeps,
@@ -40,7 +41,7 @@ import { freshProgress, fromCheckpoint } from "./checkpoint_codec.ts";
 
 // The loop's options and dependencies live in loop_types.ts; they are part of this entry point.
 export { DEFAULT_LOOP_OPTIONS } from "./loop_types.ts";
-export type { LoopDeps, LoopOptions, RunOptions } from "./loop_types.ts";
+export type { LoopCosts, LoopDeps, LoopOptions, RunOptions } from "./loop_types.ts";
 
 /** Runs MCP loop requests against one set of dependencies. */
 export class McpLoopRunner {
@@ -87,14 +88,15 @@ export class McpLoopRunner {
     const started = performance.now();
     let loaded: LoadedContext;
     let state: RoundsState;
-    const usage = new UsageTotals();
+    const usage = meterFor(this.#deps.costs, request);
     const deadline = startDeadline(deadlineMs, { parents: [options.signal] });
     try {
-      const { embedder, store } = this.#deps;
+      const { embedder, store, compaction } = this.#deps;
+      const signal = deadline.signal;
       loaded = await timeStage(
         options.stageTimings,
         "context",
-        () => loadLoopContext({ request, caller, embedder, store, signal: deadline.signal, usage }),
+        () => loadMemory({ request, caller, embedder, store, signal, usage, compaction, logger }),
       );
       emit(contextEvent(loaded, embedder.model));
       const loop = await openRefinementLoop({ deps: this.#deps.refinement, caller, request });
@@ -178,7 +180,11 @@ export class McpLoopRunner {
     const loop = checkpoint.loopId && this.#deps.refinement
       ? await this.#deps.refinement.store.get(caller, checkpoint.loopId)
       : undefined;
-    const { state, progress } = fromCheckpoint(checkpoint, { results, loop });
+    const { state, progress } = fromCheckpoint(checkpoint, {
+      results,
+      loop,
+      usage: meterFor(this.#deps.costs, record.request, checkpoint.usage),
+    });
     // Waiting for a person stops the clock; a run paused at its deadline gets a new one.
     const budgetMs = record.status === "waiting_approval" && checkpoint.budgetMs > 0
       ? checkpoint.budgetMs

@@ -45,13 +45,16 @@ export class ChatPlanner implements Planner {
     messages: ReturnType<typeof buildPlanMessages>,
   ): Promise<PlannedAction[]> {
     const strict = strictPlanSchema(input.tools);
-    const { text, usage } = await this.#model.complete({
+    const request = {
       messages,
       jsonSchema: strict
         ? { name: "plan", schema: strict, strict: true }
         : { name: "plan", schema: planResponseSchema(input.tools) },
       signal: input.signal,
-    });
+    };
+    // A call that would take the run past its budget is not made (BUDGET_EXCEEDED).
+    await input.usage?.admit?.({ model: this.#model.model, request });
+    const { text, usage } = await this.#model.complete(request);
     input.usage?.add(usage);
     // Unchecked on purpose: the loop checks the shape and every step, then asks for a repair.
     const plan = parsePlanText(text);

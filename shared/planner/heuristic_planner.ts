@@ -16,6 +16,7 @@ import type { PlannedAction, ToolMetadata } from "../contracts.ts";
 import { contentWords, cosine, hashingVector } from "../adapters/hashing/hashing_embedder.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
+import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { fillArgs, type FilledArgs, type Producer } from "./arg_filler.ts";
 
 /** Tunables of the heuristic planner. */
@@ -54,7 +55,8 @@ export class HeuristicPlanner implements Planner {
     const message = request.messages[request.messages.length - 1]?.content ?? "";
     const messageVector = hashingVector(message);
     const ranked = tools
-      .filter((tool) => tool.name !== FINALIZE_TOOL)
+      // search_tools asks for other tools; ranking words cannot tell when that helps.
+      .filter((tool) => tool.name !== FINALIZE_TOOL && tool.name !== SEARCH_TOOLS)
       .map((tool) => ({ tool, score: cosine(messageVector, this.#vectorOf(tool)) }))
       .filter(({ score }) => score >= this.#minScore)
       .sort((a, b) => b.score - a.score);

@@ -44,17 +44,20 @@ export class ChatScorer implements Scorer {
   async score(input: ScoreInput): Promise<RoundScore> {
     let problem: string;
     try {
-      const { text, usage } = await this.#model.complete({
+      const request = {
         messages: [
-          { role: "system", content: SYSTEM },
-          { role: "user", content: reviewPrompt(input) },
+          { role: "system" as const, content: SYSTEM },
+          { role: "user" as const, content: reviewPrompt(input) },
         ],
         // Strict-mode compatible, so a provider that enforces it answers exactly this shape.
         jsonSchema: { name: "score", schema: SCORE_SCHEMA, strict: true },
         temperature: 0,
         maxTokens: 400,
         signal: input.signal,
-      });
+      };
+      // Past the run's budget the round is scored offline (and the run then stops).
+      await input.usage?.admit?.({ model: this.#model.model, request });
+      const { text, usage } = await this.#model.complete(request);
       input.usage?.add(usage);
       const parsed = parseScore(text);
       if (typeof parsed !== "string") return parsed;

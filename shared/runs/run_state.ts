@@ -79,6 +79,8 @@ export interface RunCheckpoint {
   stopReason?: StopReason;
   /** Times the run went on in the background after its deadline (bounded). */
   continuations: number;
+  /** The tools the planner was offered (tool search keeps them for the run's later rounds). */
+  offered?: string[];
 }
 
 /** The checkpoint of a run that has not planned yet. */

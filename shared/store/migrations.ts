@@ -67,6 +67,7 @@ export const SCHEMA_TABLES = [
   "mcp_runs",
   "mcp_tool_approvals",
   "refinement_loops",
+  "session_summaries",
 ] as const;
 
 /** The SQL functions the stores call, all created by `supabase/migrations/`. */
@@ -75,9 +76,12 @@ export const SCHEMA_FUNCTIONS = [
   "list_chat_messages",
   "list_chat_sessions",
   "load_chat_context",
+  "load_session_summary",
   "match_chat_messages",
   "record_mcp_events",
   "save_chat_turn",
+  "save_session_summary",
+  "session_history",
   "take_caller_quota",
 ] as const;
 

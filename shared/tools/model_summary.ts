@@ -4,7 +4,7 @@
  * the model fails, so the user still gets a reply.
  */
 import { describeError } from "../errors.ts";
-import type { ChatModel, Logger } from "../ports.ts";
+import type { ChatCompletionRequest, ChatModel, Logger } from "../ports.ts";
 import { compactJson } from "../planner/compact_json.ts";
 import { createFence, type Fence, UNTRUSTED_DATA_RULE } from "../planner/untrusted_data.ts";
 import { offlineSummary, type Summarize, type SummaryInput } from "./finalize_summary.ts";
@@ -24,7 +24,7 @@ export function createModelSummarizer(
   return async (input, signal, usage) => {
     const fence = createFence();
     try {
-      const { text, usage: tokens } = await model.complete({
+      const request: ChatCompletionRequest = {
         messages: [
           {
             role: "system",
@@ -47,7 +47,10 @@ export function createModelSummarizer(
         ],
         maxTokens,
         signal,
-      });
+      };
+      // Past the run's budget the reply is written offline.
+      await usage?.admit?.({ model: model.model, request });
+      const { text, usage: tokens } = await model.complete(request);
       usage?.add(tokens);
       if (text.trim()) return text.trim();
       logger.warn("the summary model returned no text; using the offline summary");

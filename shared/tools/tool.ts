@@ -82,6 +82,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   needsApproval?: boolean | ((args: z.output<S>, caller: Caller) => boolean);
   /** The remote MCP server the tool comes from; planners treat its description as untrusted. */
   remote?: string;
+  /** Offer it to the planner even when tool search picks the tools (a large catalog). */
+  alwaysOffer?: boolean;
   run(params: ToolRunParams<z.output<S>>): Promise<O> | O;
 }
 

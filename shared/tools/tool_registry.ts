@@ -107,6 +107,7 @@ export class ToolRegistry {
         ...(tool.outputJsonSchema ? { outputSchema: tool.outputJsonSchema } : {}),
         ...(tool.remote ? { remote: tool.remote } : {}),
         ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
+        ...(tool.alwaysOffer ? { alwaysOffer: true } : {}),
         ...argChecker(tool.argsSchema),
       })));
   }

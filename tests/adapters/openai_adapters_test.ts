@@ -59,7 +59,12 @@ Deno.test("to another OpenAI-compatible server the chat model sends model, messa
     });
     assert.equal(text, '{"plan": []}');
     // The server's token counts (o200k_base, the schema included) come back for the run's usage.
-    assert.deepEqual(usage, { promptTokens: 37, completionTokens: 5, cachedTokens: 0 });
+    assert.deepEqual(usage, {
+      promptTokens: 37,
+      completionTokens: 5,
+      cachedTokens: 0,
+      model: "gpt-4o",
+    });
     assert.deepEqual(server.chatRequests[0].body, {
       model: "gpt-4o",
       messages: [{ role: "system", content: "s" }, { role: "user", content: "u" }],

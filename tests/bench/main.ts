@@ -13,6 +13,7 @@ import { refinementBenchmarks } from "./refinement_bench.ts";
 import { roundsBenchmarks } from "./rounds_bench.ts";
 import { startBenchmarks } from "./start_bench.ts";
 import { storeBenchmarks } from "./store_bench.ts";
+import { tokensBenchmarks } from "./tokens_bench.ts";
 
 const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] | string>> = {
   loop: loopBenchmarks,
@@ -25,6 +26,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   edge: edgeBenchmarks,
   runs: runsBenchmarks,
   bundle: bundleBenchmarks,
+  tokens: tokensBenchmarks,
 };
 
 const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);

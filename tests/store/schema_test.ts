@@ -70,6 +70,7 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
     "mcp_runs",
     "mcp_tool_approvals",
     "refinement_loops",
+    "session_summaries",
   ]);
   assert.ok(tables.every((t) => t.relrowsecurity), JSON.stringify(tables));
 });

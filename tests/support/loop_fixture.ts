@@ -8,7 +8,9 @@ import { type LoopOptions, McpLoopRunner } from "../../shared/loop/runner.ts";
 import type { ConversationStore, Embedder, Planner } from "../../shared/ports.ts";
 import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
-import type { ToolPolicy } from "../../shared/tools/tool_policy.ts";
+import { OPEN_POLICY, type ToolPolicy } from "../../shared/tools/tool_policy.ts";
+import { createToolSearch, type ToolSearchOptions } from "../../shared/loop/tool_selection.ts";
+import type { CompactionDeps } from "../../shared/loop/compaction.ts";
 import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
@@ -58,6 +60,8 @@ export function buildLoop(
     policy,
     refinement,
     runs,
+    toolSearch,
+    compaction,
   }: {
     planner: Planner;
     tools?: ToolDefinition[];
@@ -67,6 +71,10 @@ export function buildLoop(
     policy?: ToolPolicy;
     refinement?: RefinementDeps;
     runs?: RunsDeps;
+    /** Tool search with these options (none: every permitted tool is offered). */
+    toolSearch?: Partial<ToolSearchOptions>;
+    /** Summaries of long sessions. */
+    compaction?: CompactionDeps;
   },
 ) {
   const registry = new ToolRegistry();
@@ -83,6 +91,9 @@ export function buildLoop(
     policy,
     refinement,
     runs,
+    compaction,
+    toolSearch: toolSearch &&
+      createToolSearch({ registry, embedder, policy: policy ?? OPEN_POLICY, options: toolSearch }),
   });
   return { runner, registry, logger, store };
 }

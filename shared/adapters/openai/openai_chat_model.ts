@@ -184,7 +184,9 @@ export class OpenAiChatModel implements ChatModel {
     );
     const choice = completion.choices?.[0];
     const text = choice?.message?.content ?? "";
-    const usage = completion.usage ? tokenUsage(completion.usage) : undefined;
+    const usage = completion.usage
+      ? { ...tokenUsage(completion.usage), model: this.model }
+      : undefined;
     if (!text && choice?.finish_reason === "length") {
       throw new AppError(
         "MODEL_UNAVAILABLE",

@@ -56,7 +56,7 @@ export class OpenAiEmbedder implements Embedder {
     for (const batch of batches(inputs, REQUEST_LIMITS)) {
       const response = await this.#request(batch.map((input) => input.text), signal);
       const tokens = response.usage?.prompt_tokens;
-      if (typeof tokens === "number") usage?.addEmbedding(tokens);
+      if (typeof tokens === "number") usage?.addEmbedding(tokens, this.model);
       vectors.push(
         ...[...(response.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding),
       );

@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import { compactSession, turnEnd } from "../../shared/loop/compaction.ts";
+import type { CompactionDeps } from "../../shared/loop/compaction.ts";
+import {
+  extractiveSummary,
+  modelSessionSummarizer,
+  type SessionSummaryInput,
+} from "../../shared/loop/session_summarizer.ts";
+import type { ChatRole } from "../../shared/contracts.ts";
+import type { Caller, PlanInput } from "../../shared/ports.ts";
+import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
+import { MemorySessionSummaryStore } from "../fakes/memory_session_summary_store.ts";
+import { RecordingLogger } from "../fakes/recording_logger.ts";
+import { ScriptedChatModel } from "../fakes/scripted_chat_model.ts";
+import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
+import { buildLoop, loopRequest } from "../support/loop_fixture.ts";
+
+const ALICE: Caller = { userId: null, owner: "key:alice" };
+const BOB: Caller = { userId: null, owner: "key:bob" };
+
+/** Stores `roles` as a session's messages, each a sentence naming its number. */
+function seed(
+  store: MemoryConversationStore,
+  caller: Caller,
+  sessionId: string,
+  roles: ChatRole[],
+) {
+  for (const role of roles) {
+    const n = store.rows.length;
+    store.rows.push({
+      id: crypto.randomUUID(),
+      sessionId,
+      role,
+      content: `Message ${n} from the ${role}: the Lisbon budget is ${n * 10} euros for the trip.`,
+      createdAt: new Date(0).toISOString(),
+      owner: caller.owner,
+      userId: caller.userId,
+      seq: n,
+    });
+  }
+}
+
+/** Compaction over the fakes, recording what each summary was written from. */
+function compaction(store: MemoryConversationStore, options: Partial<CompactionDeps["options"]>) {
+  const inputs: SessionSummaryInput[] = [];
+  const deps: CompactionDeps = {
+    store: new MemorySessionSummaryStore(store),
+    summarize: (input) => {
+      inputs.push(input);
+      return Promise.resolve(extractiveSummary(input));
+    },
+    options: { afterTokens: 100, summaryTokens: 200, keepRecent: 4, ...options },
+  };
+  return { deps, inputs, summaries: deps.store as MemorySessionSummaryStore };
+}
+
+const TURN: ChatRole[] = ["user", "assistant", "tool", "assistant"];
+
+Deno.test("a summary ends at a turn's end: never between a tool call and its result", () => {
+  const roles: ChatRole[] = [...TURN, ...TURN, "user", "assistant"];
+  const history = roles.map((role) => ({ role }));
+  assert.equal(turnEnd(history, 2), 4, "forward to the next user message");
+  assert.equal(turnEnd(history, 4), 4, "already at one");
+  assert.equal(turnEnd(history, 9), 8, "a turn that runs to the end: back before it");
+  assert.equal(turnEnd([{ role: "assistant" }, { role: "tool" }], 1), 0);
+});
+
+Deno.test("older messages past the budget are summarised, stored, and the cut keeps turns whole", async () => {
+  const store = new MemoryConversationStore();
+  seed(store, ALICE, "s", [...TURN, ...TURN, ...TURN, ...TURN]);
+  const { deps, inputs, summaries } = compaction(store, { keepRecent: 6 });
+  const summary = await compactSession({ deps, caller: ALICE, sessionId: "s" });
+  assert.ok(summary);
+  // 16 messages, 6 recent: the cut at 10 falls inside the third turn, which is folded whole.
+  assert.deepEqual(inputs[0].messages.map((m) => m.role), [...TURN, ...TURN, ...TURN]);
+  assert.equal(summary.coveredMessages, 12);
+  assert.equal(summary.coveredSeq, 11);
+  assert.equal(summary.coveredRecentIds.length, 2, "two of the recent six are in the summary");
+  assert.match(summary.summary, /^- user: Message 0 from the user/);
+  assert.equal(summaries.summaries.size, 1, "stored");
+  const again = await compactSession({ deps, caller: ALICE, sessionId: "s" });
+  assert.equal(again?.version, 1);
+  assert.equal(inputs.length, 1, "nothing new to fold in: no second summary");
+});
+
+Deno.test("under the budget nothing is summarised", async () => {
+  const store = new MemoryConversationStore();
+  seed(store, ALICE, "s", [...TURN, ...TURN]);
+  const { deps, inputs } = compaction(store, { afterTokens: 10_000 });
+  assert.equal(await compactSession({ deps, caller: ALICE, sessionId: "s" }), undefined);
+  assert.equal(inputs.length, 0);
+});
+
+Deno.test("the next compaction folds the new older messages into the previous summary", async () => {
+  const store = new MemoryConversationStore();
+  seed(store, ALICE, "s", [...TURN, ...TURN, ...TURN]);
+  const { deps, inputs } = compaction(store, { keepRecent: 4 });
+  const first = await compactSession({ deps, caller: ALICE, sessionId: "s" });
+  seed(store, ALICE, "s", [...TURN, ...TURN, ...TURN]);
+  const second = await compactSession({ deps, caller: ALICE, sessionId: "s" });
+  assert.equal(inputs[1].previous, first!.summary);
+  assert.equal(inputs[1].messages[0].role, "user");
+  assert.equal(second!.version, 2);
+  assert.equal(second!.coveredMessages, 20);
+});
+
+Deno.test("a caller's session summary is theirs alone, even under the same session id", async () => {
+  const store = new MemoryConversationStore();
+  seed(store, ALICE, "same", [...TURN, ...TURN, ...TURN, ...TURN]);
+  seed(store, BOB, "same", [...TURN]);
+  const { deps } = compaction(store, {});
+  assert.ok(await compactSession({ deps, caller: ALICE, sessionId: "same" }));
+  assert.equal(await compactSession({ deps, caller: BOB, sessionId: "same" }), undefined);
+  const planner = new ScriptedPlanner([]);
+  const { runner } = buildLoop({ planner, store, compaction: deps });
+  await runner.run(loopRequest("hello", { sessionId: "same" }), { caller: BOB });
+  assert.equal(planner.calls[0].context.sessionSummary, undefined);
+  await runner.run(loopRequest("hello", { sessionId: "same" }), { caller: ALICE });
+  assert.ok(planner.calls[1].context.sessionSummary);
+});
+
+Deno.test("the planner sees the summary and the recent messages, none of them twice", async () => {
+  const store = new MemoryConversationStore({ recentLimit: 6 });
+  seed(store, ALICE, "s", Array.from({ length: 50 }, () => TURN).flat());
+  const { deps } = compaction(store, { keepRecent: 6 });
+  const planner = new ScriptedPlanner([]);
+  const { runner } = buildLoop({ planner, store, compaction: deps });
+  await runner.run(loopRequest("What was the budget?", { sessionId: "s" }), { caller: ALICE });
+  const { context } = planner.calls[0] as PlanInput;
+  const summary = context.sessionSummary as { summary: string; coveredMessages: number };
+  assert.equal(summary.coveredMessages, 196);
+  const recent = context.recentMessages as { role: string; content: string }[];
+  assert.deepEqual(recent.map((m) => m.role), TURN, "the last turn, whole");
+  assert.ok(summary.summary.length <= 200 * 4);
+});
+
+Deno.test("the chat model writes the summary; when it fails, the extractive one stands in", async () => {
+  const logger = new RecordingLogger();
+  const model = new ScriptedChatModel("- The user plans a Lisbon trip on 500 euros.");
+  const summarize = modelSessionSummarizer(model, { logger });
+  const input = {
+    messages: [{ role: "user" as const, content: "I go to Lisbon with 500 euros." }],
+    maxTokens: 100,
+  };
+  assert.equal(await summarize(input, {}), "- The user plans a Lisbon trip on 500 euros.");
+  assert.match(model.requests[0].messages[1].content, /untrusted-data-[0-9a-f]{16}/);
+  const failing = { model: "m", complete: () => Promise.reject(new Error("down")) };
+  const offline = await modelSessionSummarizer(failing, { logger })(input, {});
+  assert.equal(offline, "- user: I go to Lisbon with 500 euros.");
+  assert.ok(logger.entries.some((entry) => /offline/.test(entry.message)));
+});
+
+Deno.test("the extractive summary says each thing once, keeps changed figures, and stays in budget", () => {
+  const said = (role: "user" | "assistant", content: string) => ({ role, content });
+  const summary = extractiveSummary({
+    messages: [
+      said("user", "The Porto budget is 12,000 euros."),
+      said("assistant", "Noted: the Porto budget is 12,000 euros."),
+      said("user", "The Porto budget is 12,000 euros."),
+      said("user", "Correction: the Porto budget is 15,000 euros."),
+      said("user", "ok thanks"),
+    ],
+    maxTokens: 28,
+  });
+  assert.deepEqual(summary.split("\n"), [
+    "- user: The Porto budget is 12,000 euros.",
+    "- user: Correction: the Porto budget is 15,000 euros.",
+  ]);
+});

@@ -1,0 +1,121 @@
+/**
+ * The session summary store's behaviour, run against every implementation
+ * (the in-memory fake and the SQL store on PGlite) so the fake cannot drift.
+ */
+import assert from "node:assert/strict";
+import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import type { Caller, ConversationStore } from "../../shared/ports.ts";
+import type { SessionSummaryStore } from "../../shared/store/session_summary_store.ts";
+
+/** Makes a summary store and the conversation store whose messages it reads. */
+export type SummaryStoreFactory = () => Promise<{
+  summaries: SessionSummaryStore;
+  conversations: ConversationStore;
+}>;
+
+function user(): Caller {
+  const id = crypto.randomUUID();
+  return { userId: id, owner: `user:${id}`, claims: { sub: id, role: "authenticated" } };
+}
+
+function key(name: string): Caller {
+  return { userId: null, owner: `key:${name}-${crypto.randomUUID()}` };
+}
+
+async function turns(store: ConversationStore, caller: Caller, sessionId: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    await store.saveTurn({
+      caller,
+      sessionId,
+      userMessage: {
+        content: `question ${i}`,
+        embedding: hashingVector(`question ${i}`),
+        embeddingModel: "hashing-v1",
+      },
+      assistantMessage: { content: `answer ${i}` },
+      events: [],
+    });
+  }
+}
+
+/** Registers the suite's tests for one implementation. */
+export function sessionSummaryStoreSuite(name: string, make: SummaryStoreFactory): void {
+  Deno.test(`${name}: a session's history comes oldest first, after a position, up to a limit`, async () => {
+    const { summaries, conversations } = await make();
+    const caller = key("a");
+    await turns(conversations, caller, "s1", 3);
+    const all = await summaries.history(caller, "s1", { afterSeq: -1, limit: 100 });
+    assert.deepEqual(all.map((m) => m.content), [
+      "question 0",
+      "answer 0",
+      "question 1",
+      "answer 1",
+      "question 2",
+      "answer 2",
+    ]);
+    assert.deepEqual(all.map((m) => m.role).slice(0, 2), ["user", "assistant"]);
+    assert.ok(all.every((m, i) => i === 0 || m.seq > all[i - 1].seq));
+    const later = await summaries.history(caller, "s1", { afterSeq: all[3].seq, limit: 1 });
+    assert.deepEqual(later.map((m) => m.content), ["question 2"]);
+    assert.equal(await summaries.load(caller, "s1", 10), undefined);
+  });
+
+  Deno.test(`${name}: a saved summary loads with what of the recent window it covers`, async () => {
+    const { summaries, conversations } = await make();
+    const caller = user();
+    await turns(conversations, caller, "s1", 3);
+    const all = await summaries.history(caller, "s1", { afterSeq: -1, limit: 100 });
+    const saved = await summaries.save(caller, "s1", {
+      summary: "They asked twice.",
+      coveredSeq: all[3].seq,
+      coveredMessages: 4,
+      expectedVersion: 0,
+    });
+    assert.equal(saved, true);
+    const loaded = await summaries.load(caller, "s1", 4);
+    assert.equal(loaded?.summary, "They asked twice.");
+    assert.equal(loaded?.coveredSeq, all[3].seq);
+    assert.equal(loaded?.coveredMessages, 4);
+    assert.equal(loaded?.version, 1);
+    assert.deepEqual(loaded?.coveredRecentIds.sort(), [all[2].id, all[3].id].sort());
+  });
+
+  Deno.test(`${name}: a save at a stale version loses; the current version wins`, async () => {
+    const { summaries, conversations } = await make();
+    const caller = key("b");
+    await turns(conversations, caller, "s1", 2);
+    const first = { summary: "one", coveredSeq: 1, coveredMessages: 1, expectedVersion: 0 };
+    assert.equal(await summaries.save(caller, "s1", first), true);
+    assert.equal(await summaries.save(caller, "s1", first), false, "a second first save");
+    const next = { summary: "two", coveredSeq: 2, coveredMessages: 2, expectedVersion: 1 };
+    assert.equal(await summaries.save(caller, "s1", next), true);
+    assert.equal(await summaries.save(caller, "s1", next), false);
+    const loaded = await summaries.load(caller, "s1", 10);
+    assert.equal(loaded?.summary, "two");
+    assert.equal(loaded?.version, 2);
+  });
+
+  for (
+    const [kind, make2] of [["keys", () => [key("c"), key("d")]], [
+      "users",
+      () => [user(), user()],
+    ]] as const
+  ) {
+    Deno.test(`${name}: callers (${kind}) never see or change each other's summaries`, async () => {
+      const { summaries, conversations } = await make();
+      const [alice, bob] = make2();
+      await turns(conversations, alice, "shared-id", 2);
+      const save = { summary: "alice's", coveredSeq: 1, coveredMessages: 1, expectedVersion: 0 };
+      assert.equal(await summaries.save(alice, "shared-id", save), true);
+      assert.equal(await summaries.load(bob, "shared-id", 10), undefined);
+      assert.deepEqual(await summaries.history(bob, "shared-id", { afterSeq: -1, limit: 10 }), []);
+      assert.equal(
+        await summaries.save(bob, "shared-id", { ...save, summary: "bob's" }),
+        true,
+        "bob's own row",
+      );
+      assert.equal((await summaries.load(alice, "shared-id", 10))?.summary, "alice's");
+      assert.equal((await summaries.load(bob, "shared-id", 10))?.summary, "bob's");
+    });
+  }
+}
