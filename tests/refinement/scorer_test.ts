@@ -111,3 +111,20 @@ Deno.test("parseScore takes fenced JSON and refuses scores outside 0–100", () 
   assert.match(String(parseScore('{"score": 101}')), /not an integer from 0 to 100/);
   assert.match(String(parseScore("no json here")), /holds no JSON object/);
 });
+
+Deno.test("past the run's budget the chat scorer sends nothing: the round is scored offline and the meter says budget", async () => {
+  const model = new ScriptedChatModel('{"score": 72, "feedback": "unused"}');
+  // 150 tokens used already; the review prompt plus 100 for its answer cannot fit in 200.
+  const usage = new UsageTotals({ modelCalls: 1, promptTokens: 100, completionTokens: 50 }, {
+    budget: { maxTokens: 200 },
+  });
+  const scored = await new ChatScorer(model, { logger: new RecordingLogger() }).score({
+    ...input([step("get_weather", true)], "Lisbon weather forecast."),
+    usage,
+  });
+  assert.equal(model.requests.length, 0, "no call was sent");
+  assert.equal(scored.score, 100);
+  assert.match(scored.feedback, /Scored offline: .*maxTokens 200/);
+  assert.equal(usage.budgetExceeded(), true);
+  assert.equal(usage.total.modelCalls, 1);
+});
