@@ -32,6 +32,14 @@ export interface CallerLimiter {
   admit(caller: Caller, { bytes }: { bytes: number }): Promise<() => void>;
 }
 
+/** A limiter that also says how many callers it keeps counts for. */
+export interface CountingCallerLimiter extends CallerLimiter {
+  tracked(): number;
+}
+
+/** A caller's counts are dropped once idle this long: by then they are full again. */
+const IDLE_MS = 60_000;
+
 interface Bucket {
   inFlight: number;
   requests: number;
@@ -43,8 +51,18 @@ interface Bucket {
 export function createCallerLimiter(
   settings: CallerLimitSettings,
   { shared, now = () => performance.now() }: { shared?: SharedQuota; now?: () => number } = {},
-): CallerLimiter {
+): CountingCallerLimiter {
   const buckets = new Map<string, Bucket>();
+  let swept = now();
+  // Counts of callers with nothing in flight for a minute are full again, the same as none:
+  // dropped, so one-off callers do not pile up.
+  const sweep = () => {
+    if (now() - swept < IDLE_MS) return;
+    swept = now();
+    for (const [key, bucket] of buckets) {
+      if (bucket.inFlight === 0 && swept - bucket.at >= IDLE_MS) buckets.delete(key);
+    }
+  };
   const { concurrency, requestsPerMinute, bytesPerMinute } = settings;
   const refill = (bucket: Bucket) => {
     const minutes = (now() - bucket.at) / 60_000;
@@ -53,7 +71,9 @@ export function createCallerLimiter(
     bucket.bytes = Math.min(bytesPerMinute, bucket.bytes + minutes * bytesPerMinute);
   };
   return {
+    tracked: () => buckets.size,
     async admit(caller, { bytes }) {
+      sweep();
       const key = caller.owner;
       let bucket = buckets.get(key);
       if (!bucket) {
@@ -84,7 +104,6 @@ export function createCallerLimiter(
         if (released) return;
         released = true;
         bucket!.inFlight--;
-        if (bucket!.inFlight === 0 && bucket!.requests >= requestsPerMinute) buckets.delete(key);
       };
       if (shared && (requestsPerMinute > 0 || bytesPerMinute > 0)) {
         try {

@@ -5,6 +5,7 @@
 import { authBenchmarks } from "./auth_bench.ts";
 import { bundleBenchmarks } from "./bundle_bench.ts";
 import { edgeBenchmarks } from "./edge_bench.ts";
+import { floodBenchmark } from "./flood_bench.ts";
 import { runsBenchmarks } from "./runs_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
@@ -21,6 +22,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   start: startBenchmarks,
   refinement: refinementBenchmarks,
   mcp: () => mcpLoadBenchmark(),
+  flood: floodBenchmark,
   store: storeBenchmarks,
   auth: authBenchmarks,
   edge: edgeBenchmarks,

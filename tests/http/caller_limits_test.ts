@@ -43,6 +43,40 @@ Deno.test("requests and bytes per minute refill over time, and say how long to w
   await rejectsWith(limiter.admit(bob, { bytes: 600 }), 30);
 });
 
+Deno.test("a caller whose bytes are spent stays refused after its requests finish, until the bytes refill", async () => {
+  let now = 0;
+  const limiter = createCallerLimiter(
+    { concurrency: 0, requestsPerMinute: 600, bytesPerMinute: 1_000 },
+    { now: () => now },
+  );
+  const big = await limiter.admit(alice, { bytes: 1_000 });
+  // 10 s later, while it is still in flight, its requests per minute are full again (refused
+  // calls take none), its bytes not:
+  now += 10_000;
+  await rejectsWith(limiter.admit(alice, { bytes: 1_000 }), 50);
+  big(); // its end must not reset the caller's counts
+  await rejectsWith(limiter.admit(alice, { bytes: 1_000 }), 50);
+  (await limiter.admit(alice, { bytes: 100 }))();
+  await rejectsWith(limiter.admit(alice, { bytes: 1_000 }), 56);
+});
+
+Deno.test("the counts of a caller idle for a minute are dropped; one with a request in flight is kept", async () => {
+  let now = 0;
+  const limiter = createCallerLimiter(
+    { concurrency: 1, requestsPerMinute: 60, bytesPerMinute: 0 },
+    { now: () => now },
+  );
+  for (let i = 0; i < 100; i++) {
+    (await limiter.admit({ userId: null, owner: `key:one-off-${i}` }, { bytes: 0 }))();
+  }
+  await limiter.admit(alice, { bytes: 0 }); // never released
+  assert.equal(limiter.tracked(), 101);
+  now += 60_000;
+  (await limiter.admit(bob, { bytes: 0 }))();
+  assert.equal(limiter.tracked(), 2, "alice (in flight) and bob are kept");
+  await rejectsWith(limiter.admit(alice, { bytes: 0 }), 1);
+});
+
 Deno.test("over HTTP a caller past a limit gets 429 RATE_LIMITED with Retry-After", async () => {
   const { app } = testApp({}, {
     MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "2",
