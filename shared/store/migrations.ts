@@ -60,22 +60,37 @@ export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Pr
 
 /** The tables the stores use, all created by `supabase/migrations/`. */
 export const SCHEMA_TABLES = [
+  "chat_erasures",
   "chat_messages",
   "mcp_events",
   "mcp_run_events",
   "mcp_runs",
   "refinement_loops",
+  "working_memory",
 ] as const;
 
 /** The SQL functions the stores call, all created by `supabase/migrations/`. */
 export const SCHEMA_FUNCTIONS = [
+  "chat_any_lexeme",
+  "chat_is_question",
+  "chat_lexemes",
   "chat_owner",
+  "chat_tsvector",
+  "delete_chat_session",
+  "export_chat_caller",
+  "forget_chat_caller",
+  "forget_session_summaries",
+  "get_working_memory",
+  "hybrid_match_chat_messages",
   "list_chat_messages",
   "list_chat_sessions",
   "load_chat_context",
+  "mark_chat_erasure",
   "match_chat_messages",
+  "put_working_memory",
   "record_mcp_events",
   "save_chat_turn",
+  "scrub_mcp_events",
 ] as const;
 
 /**
