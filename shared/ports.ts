@@ -163,10 +163,17 @@ export interface StoredMessage {
   createdAt: string;
 }
 
-/** A stored message similar to the latest one. */
+/** A ranking that finds earlier messages: full-text search, or vector similarity. */
+export type MatchSource = "full_text" | "vector";
+
+/** An earlier message found for the latest one (hybrid retrieval, fused by reciprocal rank). */
 export interface SemanticMatch extends StoredMessage {
-  /** Cosine similarity in [-1, 1]; higher is closer. */
-  similarity: number;
+  /** Cosine similarity in [-1, 1] where both have vectors of the same model; higher is closer. */
+  similarity?: number;
+  /** The rankings that found it. */
+  foundBy: MatchSource[];
+  /** Its fused reciprocal-rank score; higher ranks first. */
+  score: number;
 }
 
 /** An audit row: one tool call, from the loop or over MCP. */
@@ -186,12 +193,16 @@ export interface AuditEvent {
 export interface ConversationContext {
   recentMessages: StoredMessage[];
   semanticMatches: SemanticMatch[];
+  /** The caller's working memory (a small JSON document; `{}` when there is none). */
+  workingMemory?: Record<string, unknown>;
 }
 
 /** What a turn's context is loaded for. */
 export interface LoadContextInput {
   caller: Caller;
   sessionId: string;
+  /** The latest message's text, for the full-text side (without it only vectors rank). */
+  text?: string;
   embedding: number[];
   embeddingModel: string;
   signal?: AbortSignal;
