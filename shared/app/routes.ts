@@ -12,6 +12,8 @@ import { createPlaygroundHandler } from "../http/playground_handler.ts";
 import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
 import { lazyHandler } from "../http/lazy_handler.ts";
 import { createRunsHandler } from "../http/runs_handler.ts";
+import { createDataHandler } from "../http/data_handler.ts";
+import type { CallerDataStore } from "../store/caller_data_port.ts";
 import type { RunsDeps } from "../loop/run_part.ts";
 import { createRouter } from "../http/router.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
@@ -26,9 +28,11 @@ import type { LazySql } from "../store/lazy_sql.ts";
  */
 export function buildRouter(
   config: Config,
-  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs }: {
+  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs, data }: {
     runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
     runs: RunsDeps;
+    /** Forgetting and export (`/sessions/{sessionId}`, `/data`). */
+    data: CallerDataStore;
     mcp: McpServerDeps;
     embeddingModel: string;
     sql: LazySql;
@@ -86,6 +90,7 @@ export function buildRouter(
       hostOrigin: loopHostOrigin,
       keepAlive: runs.keepAlive,
     }),
+    data: createDataHandler({ data, authenticate, logger, hostOrigin: loopHostOrigin }),
     health: createHealthHandler({
       logger,
       database: sql,
