@@ -76,6 +76,7 @@ export const SCHEMA_FUNCTIONS = [
   "chat_lexemes",
   "chat_owner",
   "chat_tsvector",
+  "chat_uncommon_lexemes",
   "delete_chat_session",
   "export_chat_caller",
   "forget_chat_caller",

@@ -64,6 +64,29 @@ as $$
   from unnest(p_lexemes) l
 $$;
 
+-- The lexemes worth searching for in a large scope: those the table's statistics
+-- (ANALYZE keeps the most common elements of a tsvector column) do not find in 1%
+-- of messages or more; when every one is common, the rarest. Security definer,
+-- because pg_stats hides a table with row level security from its users; it tells
+-- only how common a word is across all messages.
+create or replace function public.chat_uncommon_lexemes(p_lexemes text[])
+returns text[]
+language sql stable security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(
+    array_agg(w.lexeme) filter (where coalesce(c.freq, 0) < 0.01),
+    (array_agg(w.lexeme order by c.freq))[1:1]
+  )
+  from unnest(p_lexemes) as w(lexeme)
+  left join (
+    select e.lexeme, e.freq
+    from pg_stats s,
+         unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(lexeme, freq)
+    where s.schemaname = 'public' and s.tablename = 'chat_messages' and s.attname = 'fts'
+  ) c on c.lexeme = w.lexeme
+$$;
+
 -- The top `p_match_count` earlier messages of one owner (one session, or all the
 -- owner's sessions when p_session_id is null), from two rankings fused by
 -- reciprocal rank: score = full_text_weight / (rrf_k + full-text rank)
@@ -73,10 +96,15 @@ $$;
 --   so "lin" and "-4417" outweigh "any" and "on".
 -- - Vectors: cosine similarity, same embedding model only, at least p_match_threshold
 --   (the threshold applies to this side only).
--- Statements rank before questions on each side and in the result. Small scopes (up
--- to 2,000 messages, the usual case) are ranked exactly from the owner's btree; in a
--- larger one, lexemes held by more than 1,000 of its messages are left out (its own
--- stop words) and the vectors come from the HNSW index with an iterative scan.
+-- Statements rank before questions among each side's best and in the result, so
+-- earlier questions do not crowd out the statements that answer them.
+-- Scopes of up to 2,000 messages (the usual case) are ranked exactly, found through
+-- the owner's btree. In a larger one the vectors come from the HNSW index with an
+-- iterative scan, and full text leaves out the lexemes the table's statistics call
+-- common (in 1% of messages or more), so candidates come from the GIN index.
+-- A signed-in caller's rows are also filtered by user_id, the column row level
+-- security filters on: with it the planner estimates the scope's size from the
+-- statistics instead of multiplying two independent guesses into one row.
 create or replace function public.hybrid_match_chat_messages(
   p_owner text,
   p_query_text text,
@@ -110,8 +138,8 @@ as $$
 #variable_conflict use_column
 declare
   owner_key text := public.chat_owner(p_owner);
+  caller_id uuid := auth.uid();
   exact_limit constant integer := 2000;
-  common_limit constant integer := 1000;
   pool integer := least(greatest(p_match_count * 4, 20), 200);
   large boolean;
   wanted text[] := '{}';
@@ -125,37 +153,23 @@ begin
   end if;
   select count(*) > exact_limit into large from (
     select 1 from public.chat_messages m
-    where m.owner = owner_key and (p_session_id is null or m.session_id = p_session_id)
+    where m.owner = owner_key and (caller_id is null or m.user_id = caller_id)
+      and (p_session_id is null or m.session_id = p_session_id)
     limit exact_limit + 1
   ) s;
   if p_full_text_weight > 0 then
     wanted := public.chat_lexemes(p_text_config, p_query_text);
-    query := public.chat_any_lexeme(wanted);
   end if;
-  if query is not null and large then
-    -- This scope's own stop words: lexemes in more than common_limit of its messages.
-    select public.chat_any_lexeme(coalesce(
-      array_agg(x.lexeme) filter (where x.hits <= common_limit),
-      (array_agg(x.lexeme order by x.hits))[1:1]
-    )) into query
-    from (
-      select l.lexeme, (
-        select count(*) from (
-          select 1 from public.chat_messages m
-          where m.owner = owner_key and (p_session_id is null or m.session_id = p_session_id)
-            and m.role = 'user' and m.fts @@ public.chat_any_lexeme(array[l.lexeme])
-          limit common_limit + 1
-        ) h
-      ) as hits
-      from unnest(wanted) as l(lexeme)
-    ) x;
+  if large and cardinality(wanted) > 0 then
+    wanted := public.chat_uncommon_lexemes(wanted);
   end if;
+  query := public.chat_any_lexeme(wanted);
   if query is not null then
     with candidates as materialized (
-      select m.id, m.seq, tsvector_to_array(m.fts) as lexemes,
-             public.chat_is_question(m.content) as question
+      select m.id, m.seq, m.content, tsvector_to_array(m.fts) as lexemes
       from public.chat_messages m
-      where m.owner = owner_key and (p_session_id is null or m.session_id = p_session_id)
+      where m.owner = owner_key and (caller_id is null or m.user_id = caller_id)
+        and (p_session_id is null or m.session_id = p_session_id)
         and m.role = 'user' and m.fts @@ query and m.id <> all (p_exclude_ids)
       order by m.seq desc
       limit exact_limit
@@ -168,20 +182,22 @@ begin
     ),
     total as (select count(*)::double precision as n from candidates),
     scored as (
-      select c.id, c.seq, c.question,
+      select c.id, c.seq, c.content,
              sum(ln(1 + (t.n - f.hits + 0.5) / (f.hits + 0.5))) as rarity
       from candidates c cross join lateral unnest(c.lexemes) as l(lexeme)
       join frequency f on f.lexeme = l.lexeme
       cross join total t
-      group by c.id, c.seq, c.question
+      group by c.id, c.seq, c.content
+    ),
+    best as (
+      select s.id, s.seq, s.rarity, public.chat_is_question(s.content) as question
+      from scored s
+      order by s.rarity desc, s.seq desc
+      limit pool * 2
     )
     select coalesce(array_agg(r.id order by r.question, r.rarity desc, r.seq desc), '{}')
       into ft_ids
-    from (
-      select s.id, s.seq, s.question, s.rarity from scored s
-      order by s.question, s.rarity desc, s.seq desc
-      limit pool
-    ) r;
+    from (select b.* from best b order by b.question, b.rarity desc, b.seq desc limit pool) r;
   end if;
   if p_semantic_weight > 0 and not large then
     -- Exact: every message of the scope, found through the owner's btree.
@@ -189,15 +205,21 @@ begin
            coalesce(array_agg(1 - r.distance order by r.question, r.distance), '{}')
       into vec_ids, vec_sims
     from (
-      select d.id, d.distance, public.chat_is_question(d.content) as question
+      select b.id, b.distance, public.chat_is_question(b.content) as question
       from (
-        select m.id, m.content, m.embedding <=> p_query_embedding as distance
-        from public.chat_messages m
-        where m.owner = owner_key and (p_session_id is null or m.session_id = p_session_id)
-          and m.embedding_model = p_embedding_model and m.id <> all (p_exclude_ids)
-      ) d
-      where 1 - d.distance >= p_match_threshold
-      order by 3, d.distance
+        select d.id, d.content, d.distance
+        from (
+          select m.id, m.content, m.embedding <=> p_query_embedding as distance
+          from public.chat_messages m
+          where m.owner = owner_key and (caller_id is null or m.user_id = caller_id)
+            and (p_session_id is null or m.session_id = p_session_id)
+            and m.embedding_model = p_embedding_model and m.id <> all (p_exclude_ids)
+        ) d
+        where 1 - d.distance >= p_match_threshold
+        order by d.distance
+        limit pool * 2
+      ) b
+      order by 3, b.distance
       limit pool
     ) r;
   elsif p_semantic_weight > 0 then
@@ -210,18 +232,25 @@ begin
            coalesce(array_agg(1 - r.distance order by r.question, r.distance), '{}')
       into vec_ids, vec_sims
     from (
-      select a.id, a.distance, public.chat_is_question(a.content) as question
+      select b.id, b.distance, public.chat_is_question(b.content) as question
       from (
-        select m.id, m.content, m.embedding <=> p_query_embedding as distance
-        from public.chat_messages m
-        where m.owner = owner_key and (p_session_id is null or m.session_id = p_session_id)
-          and m.embedding_model = p_embedding_model and m.id <> all (p_exclude_ids)
-        order by m.embedding <=> p_query_embedding
-        limit pool
-      ) a
-      where 1 - a.distance >= p_match_threshold
+        select a.id, a.content, a.distance
+        from (
+          select m.id, m.content, m.embedding <=> p_query_embedding as distance
+          from public.chat_messages m
+          where m.owner = owner_key and (caller_id is null or m.user_id = caller_id)
+            and (p_session_id is null or m.session_id = p_session_id)
+            and m.embedding_model = p_embedding_model and m.id <> all (p_exclude_ids)
+          order by m.embedding <=> p_query_embedding
+          limit pool * 2
+        ) a
+        where 1 - a.distance >= p_match_threshold
+      ) b
+      order by 3, b.distance
+      limit pool
     ) r;
   end if;
+  -- The rows of both rankings, by primary key.
   return query
     with ft as (
       select f.id, f.rank_ix::integer as rank_ix
@@ -231,19 +260,21 @@ begin
       select v.id, v.similarity, v.rank_ix::integer as rank_ix
       from unnest(vec_ids, vec_sims) with ordinality as v(id, similarity, rank_ix)
     ),
-    fused as (
-      select coalesce(ft.id, vec.id) as id, vec.similarity, ft.rank_ix as ft_rank,
-             vec.rank_ix as vec_rank,
-             coalesce(p_full_text_weight / (p_rrf_k + ft.rank_ix), 0)
-               + coalesce(p_semantic_weight / (p_rrf_k + vec.rank_ix), 0) as score
-      from ft full join vec on vec.id = ft.id
+    found as (
+      select m.id, m.session_id, m.role, m.content, m.created_at, m.seq,
+             case when m.embedding_model = p_embedding_model
+               then 1 - (m.embedding <=> p_query_embedding) end as similarity
+      from public.chat_messages m
+      where m.id = any (ft_ids || vec_ids) and (caller_id is null or m.user_id = caller_id)
     )
-    select m.id, m.session_id, m.role, m.content, m.created_at,
-           coalesce(f.similarity, case when m.embedding_model = p_embedding_model
-             then 1 - (m.embedding <=> p_query_embedding) end),
-           f.ft_rank, f.vec_rank, f.score
-    from fused f join public.chat_messages m on m.id = f.id
-    order by public.chat_is_question(m.content), f.score desc, m.seq desc
+    select x.id, x.session_id, x.role, x.content, x.created_at,
+           coalesce(vec.similarity, x.similarity), ft.rank_ix, vec.rank_ix,
+           coalesce(p_full_text_weight / (p_rrf_k + ft.rank_ix), 0)
+             + coalesce(p_semantic_weight / (p_rrf_k + vec.rank_ix), 0)
+    from found x
+    left join ft on ft.id = x.id
+    left join vec on vec.id = x.id
+    order by public.chat_is_question(x.content), 9 desc, x.seq desc
     limit p_match_count;
 end
 $$;
@@ -261,7 +292,9 @@ revoke execute on function public.chat_tsvector(text, text) from public, anon;
 revoke execute on function public.chat_is_question(text) from public, anon;
 revoke execute on function public.chat_lexemes(text, text) from public, anon;
 revoke execute on function public.chat_any_lexeme(text[]) from public, anon;
+revoke execute on function public.chat_uncommon_lexemes(text[]) from public, anon;
 grant execute on function public.chat_tsvector(text, text) to authenticated, service_role;
 grant execute on function public.chat_is_question(text) to authenticated, service_role;
 grant execute on function public.chat_lexemes(text, text) to authenticated, service_role;
 grant execute on function public.chat_any_lexeme(text[]) to authenticated, service_role;
+grant execute on function public.chat_uncommon_lexemes(text[]) to authenticated, service_role;

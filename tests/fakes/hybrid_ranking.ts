@@ -1,7 +1,8 @@
 /**
  * `hybrid_match_chat_messages` in TypeScript, for the in-memory store: the
  * same two rankings, the same fusion and the same order (statements before
- * questions), over rows already scoped to one owner (and session). What it
+ * questions among each side's best, and in the result), over rows already
+ * scoped to one owner (and session). What it
  * approximates: Postgres's "simple" parser, by lower-cased runs of letters and
  * digits ("LIN-4417" is "lin" and "-4417" there, "lin" and "4417" here; both
  * match the same text), and only the exact path (scopes of at most 2,000 rows).
@@ -93,7 +94,7 @@ function fullTextRanking(rows: readonly RankedRow[], wanted: string[], pool: num
     for (const word of held) hits.set(word, (hits.get(word) ?? 0) + 1);
   }
   const n = candidates.length;
-  return candidates
+  const ranked = candidates
     .map(({ row, held }) => ({
       row,
       rarity: held.reduce(
@@ -101,26 +102,25 @@ function fullTextRanking(rows: readonly RankedRow[], wanted: string[], pool: num
         0,
       ),
     }))
-    .sort((a, b) =>
-      Number(isQuestion(a.row.content)) - Number(isQuestion(b.row.content)) ||
-      b.rarity - a.rarity || b.row.seq - a.row.seq
-    )
-    .slice(0, pool)
-    .map(({ row }) => row.id);
+    .sort((a, b) => b.rarity - a.rarity || b.row.seq - a.row.seq);
+  return statementsFirst(ranked.slice(0, pool * 2)).slice(0, pool).map(({ row }) => row.id);
 }
 
 /** Rows with a vector of the query's model, at least as similar as the threshold, closest first. */
 function vectorRanking(rows: readonly RankedRow[], query: HybridQuery, pool: number): string[] {
-  return rows
+  const ranked = rows
     .filter((row) => row.embedding && row.embeddingModel === query.embeddingModel)
     .map((row) => ({ row, similarity: cosine(row.embedding!, query.embedding) }))
     .filter(({ similarity }) => similarity >= query.matchThreshold)
-    .sort((a, b) =>
-      Number(isQuestion(a.row.content)) - Number(isQuestion(b.row.content)) ||
-      b.similarity - a.similarity
-    )
-    .slice(0, pool)
-    .map(({ row }) => row.id);
+    .sort((a, b) => b.similarity - a.similarity);
+  return statementsFirst(ranked.slice(0, pool * 2)).slice(0, pool).map(({ row }) => row.id);
+}
+
+/** Statements before questions, each kept in the order they came in (a stable sort). */
+function statementsFirst<T extends { row: RankedRow }>(ranked: T[]): T[] {
+  return [...ranked].sort((a, b) =>
+    Number(isQuestion(a.row.content)) - Number(isQuestion(b.row.content))
+  );
 }
 
 function order(sources: MatchSource[]): MatchSource[] {
