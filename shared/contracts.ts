@@ -91,6 +91,7 @@ export const RESERVED_CONTEXT_KEYS = [
   "embeddedMessage",
   "recentMessages",
   "semanticMatches",
+  "workingMemory",
   "sessionId",
   "mode",
   "sessionSummary",

@@ -60,11 +60,7 @@ export interface UsageMeter {
   add(tokens?: TokenUsage): void;
   /** Tokens of an embedding call (not counted as a model call), and the embedding model. */
   addEmbedding(tokens: number, model?: string): void;
-  /**
-   * Called before a chat model call: rejects with BUDGET_EXCEEDED when the
-   * call would take the run past its token or cost budget (the call is then
-   * not made). Meters without a budget admit every call.
-   */
+  /** Before a chat model call: rejects (BUDGET_EXCEEDED) a call past the run's budget, not made then. */
   admit?(call: ModelCall): Promise<void>;
   /** Whether a call was refused for the budget (the run then stops with `budget`). */
   budgetExceeded?(): boolean;
@@ -189,10 +185,17 @@ export interface StoredMessage {
   createdAt: string;
 }
 
-/** A stored message similar to the latest one. */
+/** A ranking that finds earlier messages: full-text search, or vector similarity. */
+export type MatchSource = "full_text" | "vector";
+
+/** An earlier message found for the latest one (hybrid retrieval, fused by reciprocal rank). */
 export interface SemanticMatch extends StoredMessage {
-  /** Cosine similarity in [-1, 1]; higher is closer. */
-  similarity: number;
+  /** Cosine similarity in [-1, 1] where both have vectors of the same model; higher is closer. */
+  similarity?: number;
+  /** The rankings that found it. */
+  foundBy: MatchSource[];
+  /** Its fused reciprocal-rank score; higher ranks first. */
+  score: number;
 }
 
 /** An audit row: one tool call, from the loop or over MCP. */
@@ -212,12 +215,16 @@ export interface AuditEvent {
 export interface ConversationContext {
   recentMessages: StoredMessage[];
   semanticMatches: SemanticMatch[];
+  /** The caller's working memory (a small JSON document; `{}` when there is none). */
+  workingMemory?: Record<string, unknown>;
 }
 
 /** What a turn's context is loaded for. */
 export interface LoadContextInput {
   caller: Caller;
   sessionId: string;
+  /** The latest message's text, for the full-text side (without it only vectors rank). */
+  text?: string;
   embedding: number[];
   embeddingModel: string;
   signal?: AbortSignal;
@@ -287,14 +294,4 @@ export interface Sql extends SqlTx {
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   /** Releases the connection(s); further calls fail. */
   close(): Promise<void>;
-}
-
-/** Counts shared by every process (the database), per caller and minute. */
-export interface SharedQuota {
-  /** Adds a request of `bytes` to the caller's current minute; the seconds to wait when it is over. */
-  take(
-    caller: Caller,
-    use: { bytes: number },
-    limits: { requests: number; bytes: number },
-  ): Promise<number>;
 }

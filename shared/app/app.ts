@@ -23,7 +23,6 @@ import type {
 import type { RefinementStore } from "../store/refinement_store_port.ts";
 import { ChatScorer } from "../refinement/chat_scorer.ts";
 import { HeuristicScorer } from "../refinement/heuristic_scorer.ts";
-import { createRefinementTools } from "../refinement/refinement_tools.ts";
 import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
 import { SqlCallerQuota } from "../store/sql_caller_quota.ts";
@@ -31,20 +30,21 @@ import { type CallerLimiter, createCallerLimiter } from "../http/caller_limits.t
 import { approvalPolicy } from "../runs/approval_policy.ts";
 import type { RunStore } from "../runs/run_store.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
-import { createFinalizeSummaryTool } from "../tools/finalize_summary.ts";
-import { createModelSummarizer } from "../tools/model_summary.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { ToolPolicy } from "../tools/tool_policy.ts";
-import { ToolRegistry } from "../tools/tool_registry.ts";
+import type { ToolRegistry } from "../tools/tool_registry.ts";
+import type { CallerDataStore } from "../store/caller_data_port.ts";
+import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
+import { buildRegistry, connectRemoteServers } from "./build_registry.ts";
+import { createMemoryStores } from "./memory_stores.ts";
+import { createModels } from "./models.ts";
 import { tokenDeps } from "./token_deps.ts";
-import { createModels, type Models } from "./models.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen, warnIfProcessKey } from "./routes.ts";
 import { createToolServices } from "./tool_services.ts";
 import { createRunsDeps } from "./runs_deps.ts";
 import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
-import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
 
 /** Replacements for the adapters the configuration would choose (tests, embedding). */
 export interface AppOverrides {
@@ -52,6 +52,10 @@ export interface AppOverrides {
   embedder?: Embedder;
   planner?: Planner;
   store?: ConversationStore;
+  /** Working memory (default: `store` when it keeps memory, else SQL on the database). */
+  memory?: WorkingMemoryStore;
+  /** Forgetting and export (default: `store` when it can, else SQL on the database). */
+  data?: CallerDataStore;
   refinementStore?: RefinementStore;
   /** Scores refinement rounds (default: the chat model's reviewer, else the offline heuristic). */
   scorer?: Scorer;
@@ -126,7 +130,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     supabaseApi: config.supabaseApi && { ...config.supabaseApi, fetch: overrides.fetch },
     sql,
   });
-  const registry = buildRegistry(config, models, overrides, { refinementStore, logger });
+  const memoryStores = createMemoryStores(config, sql, overrides);
+  const registry = buildRegistry(config, models, overrides, {
+    refinementStore,
+    logger,
+    memoryStores,
+  });
   const policy = new ToolPolicy(config.toolPolicy);
   const approval = approvalPolicy(config.runs.approval);
   const conversations = overrides.store ?? createConversationStore(config, sql);
@@ -159,6 +168,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     services,
     conversations,
     loops: refinementStore,
+    memory: memoryStores.memory,
     refinementSettings: config.refinement,
     approvals: createMcpApprovals(config, { policy: approval, sql }),
   };
@@ -185,6 +195,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       // Every instance of a function on Postgres counts against the same minute.
       shared: config.database.kind === "postgres" ? new SqlCallerQuota(sql) : undefined,
     }),
+    data: memoryStores.data,
     mcp,
     embeddingModel: embedder.model,
     sql,
@@ -238,52 +249,4 @@ async function untilOpen(sql: LazySql): Promise<void> {
     new Promise((resolve) => timer = setTimeout(resolve, OPEN_WAIT_MS)),
   ]);
   clearTimeout(timer);
-}
-
-/** The built-in tools, then the extra ones (remote tools join later). */
-function buildRegistry(
-  config: Config,
-  models: Models,
-  overrides: AppOverrides,
-  { refinementStore, logger }: { refinementStore: RefinementStore; logger: Logger },
-): ToolRegistry {
-  const registry = new ToolRegistry();
-  const summarize = models.chatModel
-    ? createModelSummarizer(models.chatModel, { logger })
-    : undefined;
-  const builtIn = { source: "the built-in tools" };
-  registry.register(createFinalizeSummaryTool({ summarize }), builtIn);
-  for (
-    const tool of createRefinementTools({ store: refinementStore, settings: config.refinement })
-  ) {
-    registry.register(tool, builtIn);
-  }
-  const source = overrides.toolsSource ?? "functions/mcp-loop/tools.ts";
-  for (const tool of overrides.tools ?? []) registry.register(tool, { source });
-  return registry;
-}
-
-/** Starts connecting the configured remote MCP servers (the MCP SDK is loaded only when there are some). */
-async function connectRemoteServers(
-  config: Config,
-  registry: ToolRegistry,
-  logger: Logger,
-): Promise<RemoteToolSource[]> {
-  if (config.mcp.remoteServers.length === 0) return [];
-  const { RemoteToolSource } = await import("../mcp/remote_tool_source.ts");
-  return config.mcp.remoteServers.map((server) => {
-    const source = new RemoteToolSource({
-      config: server,
-      registry,
-      logger,
-      // The callers' own deadlines abort calls earlier; this only bounds a call nobody aborts.
-      callTimeoutMs: config.loop.deadlineMs,
-      retry: {
-        initialMs: config.mcp.remoteRetryMs,
-        maxMs: Math.max(60_000, config.mcp.remoteRetryMs),
-      },
-    });
-    void source.connect();
-    return source;
-  });
 }

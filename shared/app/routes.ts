@@ -13,6 +13,8 @@ import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/pro
 import { lazyHandler } from "../http/lazy_handler.ts";
 import { createRunsHandler } from "../http/runs_handler.ts";
 import type { CallerLimiter } from "../http/caller_limits.ts";
+import { createDataHandler } from "../http/data_handler.ts";
+import type { CallerDataStore } from "../store/caller_data_port.ts";
 import type { RunsDeps } from "../loop/run_part.ts";
 import { createRouter } from "../http/router.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
@@ -27,10 +29,12 @@ import type { LazySql } from "../store/lazy_sql.ts";
  */
 export function buildRouter(
   config: Config,
-  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs, limits }: {
+  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs, limits, data }: {
     runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
     runs: RunsDeps;
     limits: CallerLimiter;
+    /** Forgetting and export (`/sessions/{sessionId}`, `/data`). */
+    data: CallerDataStore;
     mcp: McpServerDeps;
     embeddingModel: string;
     sql: LazySql;
@@ -91,6 +95,7 @@ export function buildRouter(
       keepAlive: runs.keepAlive,
       limits,
     }),
+    data: createDataHandler({ data, authenticate, logger, hostOrigin: loopHostOrigin, limits }),
     health: createHealthHandler({
       logger,
       database: sql,

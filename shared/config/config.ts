@@ -21,7 +21,6 @@ import { type Env, EnvReader } from "./env_reader.ts";
 import { type HttpConfig, readHttp } from "./http_config.ts";
 import {
   readLoop,
-  readMemory,
   readRefinement,
   readRuns,
   readToolPolicy,
@@ -30,6 +29,7 @@ import {
 } from "./loop_config.ts";
 import { type McpConfig, readMcp } from "./mcp_config.ts";
 import { type ModelConfig, readModels } from "./model_config.ts";
+import { readMemory, readWorkingMemorySchema } from "./memory_config.ts";
 import { type OAuthConfig, readOAuth } from "./oauth_config.ts";
 import { type DatabaseConfig, readDatabase, readStore, type StoreConfig } from "./store_config.ts";
 import { hasSupabaseSettings, readProjectKeys, readSupabaseApi } from "./supabase_settings.ts";
@@ -46,6 +46,8 @@ export interface Config {
   supabaseApi?: { url: string; publishableKey: string };
   loop: LoopOptions;
   memory: MemoryOptions;
+  /** The JSON Schema of working memory (`MCP_LOOP_WORKING_MEMORY_SCHEMA`). */
+  workingMemorySchema: Record<string, unknown>;
   http: HttpConfig;
   auth: AuthConfig;
   models: ModelConfig;
@@ -107,6 +109,7 @@ export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {})
     supabaseApi: readSupabaseApi(reader, keys),
     loop: readLoop(reader),
     memory: readMemory(reader),
+    workingMemorySchema: readWorkingMemorySchema(reader),
     http: readHttp(reader),
     auth: readAuth(reader, keys),
     models: readModels(reader),

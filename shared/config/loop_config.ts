@@ -7,7 +7,6 @@ import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from "../loop/runner.ts";
 import { DEFAULT_TOOL_SEARCH, type ToolSearchOptions } from "../loop/tool_selection.ts";
 import type { LoopType } from "../store/refinement_store_port.ts";
 import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "../refinement/policy.ts";
-import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../store/sql_conversation_store.ts";
 import { ToolPolicyRules } from "../tools/tool_policy.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../runs/approval_policy.ts";
 import type { EnvReader } from "./env_reader.ts";
@@ -57,32 +56,6 @@ export function readToolSearch(reader: EnvReader): ToolSearchOptions {
       min: 1,
       max: 200,
     }),
-  };
-}
-
-/** How much conversation memory a turn loads. */
-export function readMemory(reader: EnvReader): MemoryOptions {
-  return {
-    recentLimit: reader.int("MCP_LOOP_RECENT_LIMIT", {
-      fallback: DEFAULT_MEMORY_OPTIONS.recentLimit,
-      min: 0,
-      max: 100,
-    }),
-    matchCount: reader.int("MCP_LOOP_MATCH_COUNT", {
-      fallback: DEFAULT_MEMORY_OPTIONS.matchCount,
-      min: 0,
-      max: 50,
-    }),
-    matchThreshold: reader.number("MCP_LOOP_MATCH_THRESHOLD", {
-      fallback: DEFAULT_MEMORY_OPTIONS.matchThreshold,
-      min: -1,
-      max: 1,
-    }),
-    scope: reader.oneOf(
-      "MCP_LOOP_MEMORY_SCOPE",
-      ["session", "user"],
-      DEFAULT_MEMORY_OPTIONS.scope,
-    ),
   };
 }
 

@@ -8,7 +8,8 @@
  * against the same minute. Requests in flight are counted per process.
  */
 import { AppError } from "../errors.ts";
-import type { Caller, SharedQuota } from "../ports.ts";
+import type { Caller } from "../ports.ts";
+import type { SharedQuota } from "../store/caller_quota_port.ts";
 
 /** The limits (`MCP_LOOP_CALLER_*`); 0 turns one off. */
 export interface CallerLimitSettings {

@@ -8,6 +8,7 @@ import { AppError } from "../errors.ts";
 import { createCors } from "./cors.ts";
 import type { OriginAllowance } from "./host_origin.ts";
 import type { RunAction } from "./runs_handler.ts";
+import type { DataAction } from "./data_handler.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { METADATA_PATH } from "./protected_resource.ts";
@@ -24,6 +25,13 @@ export interface RouterDeps {
   mcp?: Handler;
   /** The run routes (`/runs/{runId}` and its actions). */
   runs?: (req: Request, trace: RequestTrace, runId: string, action: RunAction) => Promise<Response>;
+  /** A caller's data: deleting a session, exporting and deleting everything. */
+  data?: (
+    req: Request,
+    trace: RequestTrace,
+    action: DataAction,
+    sessionId?: string,
+  ) => Promise<Response>;
   /** The playground's files by name ("" for the page). */
   playground?: (file: string) => Response;
   /** The MCP endpoint's protected-resource metadata (RFC 9728), when sign-in discovery is on. */
@@ -76,6 +84,17 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
         );
       }
     }
+    const data = deps.data;
+    if (data) {
+      app.delete(
+        `${base}/sessions/:sessionId`,
+        (c) => data(c.req.raw, c.get("trace"), "delete_session", c.req.param("sessionId")),
+      );
+      app.all(`${base}/sessions/:sessionId`, () => methodNotAllowed(["DELETE", "OPTIONS"]));
+      app.get(`${base}/data`, (c) => data(c.req.raw, c.get("trace"), "export"));
+      app.delete(`${base}/data`, (c) => data(c.req.raw, c.get("trace"), "delete_all"));
+      app.all(`${base}/data`, () => methodNotAllowed(["GET", "DELETE", "OPTIONS"]));
+    }
     const mcp = deps.mcp;
     if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw, c.get("trace")));
     const metadata = deps.protectedResource;
@@ -99,7 +118,7 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
         "NOT_FOUND",
         `No route for ${c.req.method} ${
           new URL(c.req.url).pathname
-        }; use POST /mcp-loop, /mcp-loop/runs/{runId}, GET /mcp-loop/health, /mcp-loop/mcp or GET /mcp-loop/playground`,
+        }; use POST /mcp-loop, /mcp-loop/runs/{runId}, DELETE /mcp-loop/sessions/{sessionId}, GET or DELETE /mcp-loop/data, GET /mcp-loop/health, /mcp-loop/mcp or GET /mcp-loop/playground`,
       ),
       { logger: deps.logger },
     );

@@ -1,6 +1,7 @@
 /**
  * Stage 1 of the loop: embed the latest message and load the conversation
- * memory (recent messages and semantic matches) into the loop context.
+ * memory (recent messages, hybrid matches and the caller's working memory)
+ * into the loop context.
  */
 import type { ChatMessage, MCPRequest } from "../contracts.ts";
 import { AppError, describeError, type ErrorCode, isAppError } from "../errors.ts";
@@ -17,7 +18,7 @@ import { raceAbort, TimeoutReason } from "./abort.ts";
 export interface LoadedContext extends ConversationContext {
   latest: ChatMessage;
   embedding: number[];
-  /** `{embeddedMessage, recentMessages, semanticMatches, sessionId, mode, ...request.context}` */
+  /** `{embeddedMessage, recentMessages, semanticMatches, workingMemory, sessionId, mode, ...request.context}` */
   context: Record<string, unknown>;
 }
 
@@ -45,6 +46,7 @@ export async function loadLoopContext(
     store.loadContext({
       caller,
       sessionId: request.sessionId,
+      text: latest.content,
       embedding,
       embeddingModel: embedder.model,
       signal,
@@ -57,6 +59,8 @@ export async function loadLoopContext(
     embeddedMessage: embedding,
     recentMessages: conversation.recentMessages,
     semanticMatches: conversation.semanticMatches,
+    // The caller's working memory, which the planner reads as data (untrusted, like all context).
+    workingMemory: conversation.workingMemory ?? {},
     sessionId: request.sessionId,
     mode: request.mode,
     ...request.context,

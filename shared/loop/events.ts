@@ -26,7 +26,9 @@ export function contextEvent(loaded: LoadedContext, embeddingModel: string): Loo
       recent: loaded.recentMessages.map(brief),
       matches: loaded.semanticMatches.map((match) => ({
         ...brief(match),
-        similarity: Math.round(match.similarity * 1000) / 1000,
+        ...(match.similarity === undefined
+          ? {}
+          : { similarity: Math.round(match.similarity * 1000) / 1000 }),
       })),
     },
   };

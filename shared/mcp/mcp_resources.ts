@@ -2,26 +2,31 @@
  * The caller's data as MCP resources: a refinement loop
  * (`mcp-loop://loops/{loop_id}`, as the refinement tools return it) and a
  * session's stored messages (`mcp-loop://sessions/{session_id}/messages`,
- * oldest first, no vectors; the session id percent-encoded). `resources/list`
- * shows the caller's ten most recent loops. Another caller's loop or session
- * reads exactly like one that does not exist.
+ * oldest first, no vectors; the session id percent-encoded) and the caller's
+ * working memory (`mcp-loop://memory`). `resources/list` shows the working
+ * memory and the caller's ten most recent loops. Another caller's loop or
+ * session reads exactly like one that does not exist.
  */
 import { ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { isAppError } from "../errors.ts";
 import type { Caller, ConversationStore } from "../ports.ts";
 import type { RefinementStore } from "../store/refinement_store_port.ts";
+import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
 import { LIST_LIMIT, toOutput } from "../refinement/refinement_tools.ts";
 
 /** Where the resources come from. */
 export interface McpResourceDeps {
   conversations: ConversationStore;
   loops: RefinementStore;
+  memory?: WorkingMemoryStore;
 }
 
 /** The URI template of a refinement loop. */
 export const LOOP_TEMPLATE = "mcp-loop://loops/{loop_id}";
 /** The URI template of a session's messages. */
 export const MESSAGES_TEMPLATE = "mcp-loop://sessions/{session_id}/messages";
+/** The URI of the caller's working memory. */
+export const MEMORY_URI = "mcp-loop://memory";
 /** Most messages a session resource holds (the latest ones). */
 export const MESSAGES_LIMIT = 100;
 
@@ -50,13 +55,25 @@ export const RESOURCE_TEMPLATES = Object.freeze([
 /** `resources/list`: the caller's most recent loops. */
 export async function listResources(deps: McpResourceDeps, caller: Caller) {
   const loops = await deps.loops.listRecent(caller, LIST_LIMIT);
-  return {
-    resources: loops.map((loop) => ({
-      uri: `mcp-loop://loops/${loop.id}`,
-      name: `loop-${loop.id}`,
-      title: `${loop.loopType} loop ${loop.id} (${loop.status})`,
+  const memory = deps.memory
+    ? [{
+      uri: MEMORY_URI,
+      name: "working-memory",
+      title: "Working memory",
+      description: "What you asked to be remembered: the document the planner reads every turn.",
       mimeType: JSON_TYPE,
-    })),
+    }]
+    : [];
+  return {
+    resources: [
+      ...memory,
+      ...loops.map((loop) => ({
+        uri: `mcp-loop://loops/${loop.id}`,
+        name: `loop-${loop.id}`,
+        title: `${loop.loopType} loop ${loop.id} (${loop.status})`,
+        mimeType: JSON_TYPE,
+      })),
+    ],
   };
 }
 
@@ -65,6 +82,9 @@ export async function readResource(deps: McpResourceDeps, caller: Caller, uri: s
   const json = (value: unknown) => ({
     contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value) }],
   });
+  if (uri === MEMORY_URI && deps.memory) {
+    return json({ memory: (await deps.memory.getMemory(caller)).document });
+  }
   const loop = /^mcp-loop:\/\/loops\/([0-9a-f]{8})$/.exec(uri);
   if (loop) {
     try {

@@ -9,6 +9,7 @@
 import { type ClientCapabilities, Server } from "@modelcontextprotocol/server";
 import type { Caller, ConversationStore } from "../ports.ts";
 import type { LoopType, RefinementStore } from "../store/refinement_store_port.ts";
+import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
 import type { LoopSettings } from "../refinement/policy.ts";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
 import { complete, type CompletionRequest } from "./mcp_completions.ts";
@@ -24,6 +25,8 @@ export interface McpServerDeps extends McpToolDeps {
   conversations: ConversationStore;
   /** The caller's refinement loops (resources, completions). */
   loops: RefinementStore;
+  /** The caller's working memory (the `mcp-loop://memory` resource). */
+  memory?: WorkingMemoryStore;
   /** Threshold and iteration limit per loop type, for the `refine` prompt. */
   refinementSettings?: Readonly<Record<LoopType, LoopSettings>>;
   /**

@@ -9,8 +9,9 @@
  * planned only when the message asks for it: it states one of the tool's args
  * (see {@link asksFor}). In a later round it has nothing to add (it cannot read
  * results): it asks for the reply, or answers [] — except in a refinement
- * round, where it plans afresh. No model is involved, so it understands words,
- * not meaning.
+ * round, where it plans afresh. "Remember that …" and "forget …" plan the
+ * memory tools (see `memory_intents.ts`). No model is involved, so it
+ * understands words, not meaning.
  */
 import type { PlannedAction, ToolMetadata } from "../contracts.ts";
 import { contentWords, cosine, hashingVector } from "../adapters/hashing/hashing_embedder.ts";
@@ -18,6 +19,7 @@ import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { fillArgs, type FilledArgs, type Producer } from "./arg_filler.ts";
+import { memoryIntent } from "./memory_intents.ts";
 
 /** Tunables of the heuristic planner. */
 export interface HeuristicPlannerOptions {
@@ -53,6 +55,13 @@ export class HeuristicPlanner implements Planner {
       return Promise.resolve(offersFinalize && !replied ? [{ tool: FINALIZE_TOOL, args: {} }] : []);
     }
     const message = request.messages[request.messages.length - 1]?.content ?? "";
+    // "Remember that …", "forget …": the memory tools, then the reply.
+    const intent = memoryIntent(message, tools);
+    if (intent) {
+      return Promise.resolve(
+        offersFinalize ? [intent, { tool: FINALIZE_TOOL, args: {} }] : [intent],
+      );
+    }
     const messageVector = hashingVector(message);
     const ranked = tools
       // search_tools asks for other tools; ranking words cannot tell when that helps.

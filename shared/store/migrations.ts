@@ -61,6 +61,7 @@ export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Pr
 /** The tables the stores use, all created by `supabase/migrations/`. */
 export const SCHEMA_TABLES = [
   "caller_quota",
+  "chat_erasures",
   "chat_messages",
   "mcp_events",
   "mcp_run_events",
@@ -68,19 +69,34 @@ export const SCHEMA_TABLES = [
   "mcp_tool_approvals",
   "refinement_loops",
   "session_summaries",
+  "working_memory",
 ] as const;
 
 /** The SQL functions the stores call, all created by `supabase/migrations/`. */
 export const SCHEMA_FUNCTIONS = [
+  "chat_any_lexeme",
+  "chat_is_question",
+  "chat_lexemes",
   "chat_owner",
+  "chat_tsvector",
+  "chat_uncommon_lexemes",
+  "delete_chat_session",
+  "export_chat_caller",
+  "forget_chat_caller",
+  "forget_session_summaries",
+  "get_working_memory",
+  "hybrid_match_chat_messages",
   "list_chat_messages",
   "list_chat_sessions",
   "load_chat_context",
   "load_session_summary",
+  "mark_chat_erasure",
   "match_chat_messages",
+  "put_working_memory",
   "record_mcp_events",
   "save_chat_turn",
   "save_session_summary",
+  "scrub_mcp_events",
   "session_history",
   "take_caller_quota",
 ] as const;

@@ -3,7 +3,8 @@
  * every instance of the function: what `caller_limits.ts` checks first in
  * the process, every instance then checks against the same minute.
  */
-import type { Caller, SharedQuota, Sql } from "../ports.ts";
+import type { Caller, Sql } from "../ports.ts";
+import type { SharedQuota } from "./caller_quota_port.ts";
 import { asCaller } from "./as_caller.ts";
 
 /** {@link SharedQuota} over the `Sql` port. */

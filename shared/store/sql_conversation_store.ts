@@ -17,16 +17,24 @@ import type {
 import { asCaller } from "./as_caller.ts";
 import { toIso, toJsonb, toSafeText, toVectorLiteral } from "./sql_values.ts";
 
-/** How much memory a turn loads. */
+/** How much memory a turn loads, and how matches are ranked. */
 export interface MemoryOptions {
   /** The session's last N messages (default 10). */
   recentLimit: number;
-  /** Top-k semantic matches (default 5). */
+  /** Top-k matches (default 5). */
   matchCount: number;
-  /** Lowest cosine similarity of a match (default 0.3). */
+  /** Lowest cosine similarity of a match found by the vectors (default 0.3; full text has none). */
   matchThreshold: number;
   /** Search the session only (default), or all of a verified user's sessions. */
   scope: "session" | "user";
+  /** Weight of the full-text ranking in the fusion (default 1; 0 turns it off). */
+  fullTextWeight: number;
+  /** Weight of the vector ranking in the fusion (default 1; 0 turns it off). */
+  semanticWeight: number;
+  /** The k of reciprocal rank fusion, score = weight / (k + rank) (default 60). */
+  rrfK: number;
+  /** The text search configuration messages are indexed and searched with (default "simple"). */
+  textSearchConfig: string;
 }
 
 /** The defaults of {@link MemoryOptions}. */
@@ -35,16 +43,24 @@ export const DEFAULT_MEMORY_OPTIONS: Readonly<MemoryOptions> = Object.freeze({
   matchCount: 5,
   matchThreshold: 0.3,
   scope: "session",
+  fullTextWeight: 1,
+  semanticWeight: 1,
+  rrfK: 60,
+  textSearchConfig: "simple",
 });
 
-interface ContextRow {
-  kind: "recent" | "match";
+/** A row of `load_chat_context`. */
+export interface ContextRow {
+  kind: "recent" | "match" | "memory";
   id: string;
   session_id: string;
   role: StoredMessage["role"];
   content: string;
   created_at: unknown;
   similarity: number | null;
+  full_text_rank?: number | null;
+  vector_rank?: number | null;
+  score?: number | null;
 }
 
 /** {@link ConversationStore} over the `Sql` port. */
@@ -58,22 +74,28 @@ export class SqlConversationStore implements ConversationStore {
   }
 
   async loadContext(
-    { caller, sessionId, embedding, embeddingModel }: LoadContextInput,
+    { caller, sessionId, text, embedding, embeddingModel }: LoadContextInput,
   ): Promise<ConversationContext> {
-    const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
+    const o = this.#options;
     const rows = await asCaller(this.#sql, caller, (db) =>
       db.query<ContextRow>(
-        `select kind, id, session_id, role, content, created_at, similarity
-         from public.load_chat_context($1, $2, $3::vector, $4, $5, $6, $7, $8)`,
+        `select kind, id, session_id, role, content, created_at, similarity,
+                full_text_rank, vector_rank, score
+         from public.load_chat_context($1, $2, $3::vector, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
           toSafeText(sessionId),
           caller.owner,
           toVectorLiteral(embedding),
           embeddingModel,
-          recentLimit,
-          matchCount,
-          matchThreshold,
-          scope,
+          o.recentLimit,
+          o.matchCount,
+          o.matchThreshold,
+          o.scope,
+          text === undefined ? null : toSafeText(text),
+          o.fullTextWeight,
+          o.semanticWeight,
+          o.rrfK,
+          o.textSearchConfig,
         ],
       ));
     return contextFromRows(rows);
@@ -85,7 +107,7 @@ export class SqlConversationStore implements ConversationStore {
     const eventsJson = `[${events.map(eventToJson).join(",")}]`;
     await asCaller(this.#sql, caller, (db) =>
       db.query(
-        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb, $8::uuid)",
+        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb, $8::uuid, $9)",
         [
           toSafeText(sessionId),
           caller.owner,
@@ -95,6 +117,7 @@ export class SqlConversationStore implements ConversationStore {
           assistantMessage ? toSafeText(assistantMessage.content) : null,
           eventsJson,
           runId ?? null,
+          this.#options.textSearchConfig,
         ],
       ));
   }
@@ -136,19 +159,44 @@ export function toStoredMessage(
 }
 
 /**
- * Splits the rows of `load_chat_context` into recent messages and matches,
- * keeping the database's order (oldest first; best first): timestamps in
- * JavaScript lose the microseconds that order a turn's two messages.
+ * Splits the rows of `load_chat_context` into recent messages, matches and the
+ * working memory, keeping the database's order (oldest first; best first):
+ * timestamps in JavaScript lose the microseconds that order a turn's two messages.
  */
 export function contextFromRows(rows: readonly ContextRow[]): ConversationContext {
   const recentMessages: StoredMessage[] = [];
   const semanticMatches: SemanticMatch[] = [];
+  let workingMemory: Record<string, unknown> = {};
   for (const row of rows) {
+    if (row.kind === "memory") {
+      workingMemory = parseDocument(row.content);
+      continue;
+    }
     const message = toStoredMessage(row);
     if (row.kind === "recent") recentMessages.push(message);
-    else semanticMatches.push({ ...message, similarity: Number(row.similarity) });
+    else semanticMatches.push(toMatch(message, row));
   }
-  return { recentMessages, semanticMatches };
+  return { recentMessages, semanticMatches, workingMemory };
+}
+
+function toMatch(message: StoredMessage, row: ContextRow): SemanticMatch {
+  const foundBy: SemanticMatch["foundBy"] = [];
+  if (row.full_text_rank !== null && row.full_text_rank !== undefined) foundBy.push("full_text");
+  if (row.vector_rank !== null && row.vector_rank !== undefined) foundBy.push("vector");
+  return {
+    ...message,
+    ...(row.similarity === null ? {} : { similarity: Number(row.similarity) }),
+    foundBy,
+    score: Number(row.score ?? 0),
+  };
+}
+
+/** A stored JSON document (text from `load_chat_context`, or jsonb already parsed). */
+export function parseDocument(value: unknown): Record<string, unknown> {
+  const parsed = typeof value === "string" ? JSON.parse(value) : value;
+  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+    ? parsed as Record<string, unknown>
+    : {};
 }
 
 /** One audit event as the JSON object `save_chat_turn` and `mcp_events` expect. */

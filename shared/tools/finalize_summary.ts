@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
 import type { StoredMessage, UsageMeter } from "../ports.ts";
-import { recallStatements } from "./recall.ts";
+import { recallMemory, recallStatements } from "./recall.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** The tool's name; its output becomes the response's `summaryMessage`. */
@@ -31,12 +31,17 @@ export function createFinalizeSummaryTool(
     annotations: { title: "Summarise the results", readOnlyHint: true },
     run: ({ args, results, request, signal, usage, context }) => {
       const message = request?.messages.at(-1)?.content ?? "";
+      const remembered = recallMemory(message, context);
       const input: SummaryInput = {
         message,
         mode: request?.mode ?? "general",
         results,
         instructions: args.instructions,
-        recalled: recallStatements(message, context),
+        // A message that only restates what memory holds adds nothing.
+        recalled: recallStatements(message, context).filter((said) =>
+          !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))
+        ),
+        remembered,
       };
       return summarize ? summarize(input, signal, usage) : Promise.resolve(offlineSummary(input));
     },
@@ -58,19 +63,28 @@ export interface SummaryInput {
   instructions?: string;
   /** What the user said earlier that bears on the message (see `recall.ts`), best first. */
   recalled?: readonly StoredMessage[];
+  /** What the user's working memory holds that bears on the message, best first. */
+  remembered?: readonly string[];
 }
 
 /**
  * The summary without a model: one line per step (earlier rounds' summaries
- * left out), and what the user said earlier that bears on the message, quoted.
+ * left out), and what the user's working memory holds and what they said
+ * earlier that bears on the message, quoted.
  */
-export function offlineSummary({ message, results: all, recalled = [] }: SummaryInput): string {
+export function offlineSummary(
+  { message, results: all, recalled = [], remembered = [] }: SummaryInput,
+): string {
   const results = all.filter((result) => result.tool !== FINALIZE_TOOL);
   const asked = `"${clip(message.replace(/\s+/g, " ").trim(), 80)}"`;
-  const memory = recalled.map((said) => `"${clip(said.content.replace(/\s+/g, " ").trim(), 200)}"`);
+  const quote = (text: string) => `"${clip(text.replace(/\s+/g, " ").trim(), 200)}"`;
+  const said = recalled.map((message) => quote(message.content));
+  const kept = remembered.length > 0
+    ? [`You asked me to remember: ${remembered.map(quote).join(" and ")}.`]
+    : [];
   if (results.length === 0) {
-    if (memory.length > 0) return `Earlier in this conversation you said: ${memory.join(" and ")}`;
-    return `No tools were needed for ${asked}.`;
+    if (said.length > 0) kept.push(`Earlier in this conversation you said: ${said.join(" and ")}`);
+    return kept.length > 0 ? kept.join("\n") : `No tools were needed for ${asked}.`;
   }
   const lines = results.map((result) =>
     result.success
@@ -80,8 +94,8 @@ export function offlineSummary({ message, results: all, recalled = [] }: Summary
   const failed = results.filter((result) => !result.success).length;
   const head = `Ran ${results.length} tool${results.length === 1 ? "" : "s"} for ${asked}` +
     (failed > 0 ? ` (${failed} failed):` : ":");
-  const tail = memory.length > 0 ? [`Earlier you said: ${memory.join(" and ")}`] : [];
-  return [head, ...lines, ...tail].join("\n");
+  const tail = said.length > 0 ? [`Earlier you said: ${said.join(" and ")}`] : [];
+  return [head, ...lines, ...kept, ...tail].join("\n");
 }
 
 /** A compact, readable rendering of a tool's output. */

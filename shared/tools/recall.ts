@@ -1,10 +1,12 @@
 /**
  * What the user said earlier that bears on their latest question, found
  * without a model: the statements (not questions) among the loaded recent
- * messages and semantic matches that share most of the message's content
- * words. "What is my favourite colour?" finds "My favourite colour is teal".
+ * messages and semantic matches, and the items of their working memory, that
+ * share most of the message's content words. "What is my favourite colour?"
+ * finds "My favourite colour is teal".
  */
 import { contentWords } from "../adapters/hashing/hashing_embedder.ts";
+import { memoryStatements } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
 
 /** Most statements recalled. */
@@ -36,6 +38,20 @@ export function recallStatements(
   });
   return scored.sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_RECALLED).map(({ said }) => said);
+}
+
+/** The items of the caller's working memory (`context.workingMemory`) relevant to `message`. */
+export function recallMemory(message: string, context: Record<string, unknown>): string[] {
+  const wanted = new Set(contentWords(message));
+  if (wanted.size === 0 || !isQuestion(message)) return [];
+  const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
+    const words = new Set(contentWords(text));
+    const shared = [...wanted].filter((word) => words.has(word)).length;
+    const score = shared / wanted.size;
+    return shared > 0 && score >= MIN_OVERLAP ? [{ text, score, order }] : [];
+  });
+  return scored.sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, MAX_RECALLED).map(({ text }) => text);
 }
 
 /** A question: it ends with "?" or opens with a question word ("what is my favourite colour"). */

@@ -35,6 +35,18 @@ Deno.test("loadContext calls load_chat_context as the user, with the vector as a
         content: "similar",
         created_at: "2026-01-01T00:00:00+00:00",
         similarity: 0.8,
+        full_text_rank: 2,
+        vector_rank: 1,
+        score: 0.0325,
+      },
+      {
+        kind: "memory",
+        id: null,
+        session_id: null,
+        role: null,
+        content: '{"facts": ["likes tea"]}',
+        created_at: "2026-01-01T00:00:00+00:00",
+        similarity: null,
       },
     ])
   );
@@ -42,6 +54,7 @@ Deno.test("loadContext calls load_chat_context as the user, with the vector as a
   const context = await store.loadContext({
     caller: USER,
     sessionId: "s",
+    text: "similar?",
     embedding: [0.5, 0.25],
     embeddingModel: "text-embedding-3-small",
   });
@@ -53,13 +66,18 @@ Deno.test("loadContext calls load_chat_context as the user, with the vector as a
   const body = request.body as Record<string, unknown>;
   assert.deepEqual(Object.keys(body).sort(), [
     "p_embedding_model",
+    "p_full_text_weight",
     "p_match_count",
     "p_match_threshold",
     "p_owner",
     "p_query_embedding",
+    "p_query_text",
     "p_recent_limit",
+    "p_rrf_k",
     "p_scope",
+    "p_semantic_weight",
     "p_session_id",
+    "p_text_config",
   ]);
   assert.match(body.p_query_embedding as string, /^\[0\.5000000,0\.2500000,0,0,/);
   assert.equal((body.p_query_embedding as string).split(",").length, 1536);
@@ -70,14 +88,20 @@ Deno.test("loadContext calls load_chat_context as the user, with the vector as a
       body.p_recent_limit,
       body.p_match_count,
       body.p_scope,
+      body.p_query_text,
+      body.p_full_text_weight,
+      body.p_semantic_weight,
+      body.p_rrf_k,
+      body.p_text_config,
     ],
-    ["s", "text-embedding-3-small", 10, 5, "session"],
+    ["s", "text-embedding-3-small", 10, 5, "session", "similar?", 1, 1, 60, "simple"],
   );
   assert.deepEqual(context.recentMessages.map((m) => m.content), ["earlier"]);
-  assert.deepEqual(context.semanticMatches.map((m) => [m.content, m.similarity]), [[
-    "similar",
-    0.8,
-  ]]);
+  assert.deepEqual(
+    context.semanticMatches.map((m) => [m.content, m.similarity, m.foundBy, m.score]),
+    [["similar", 0.8, ["full_text", "vector"], 0.0325]],
+  );
+  assert.deepEqual(context.workingMemory, { facts: ["likes tea"] });
   assert.equal(context.recentMessages[0].createdAt, "2026-01-01T00:00:00.000Z");
 });
 
@@ -105,6 +129,7 @@ Deno.test("saveTurn sends the turn and its audit rows to save_chat_turn in one c
   assert.equal(body.p_caller, USER.owner);
   assert.equal(body.p_user_content, "hi");
   assert.equal(body.p_assistant_content, "hello");
+  assert.equal(body.p_text_config, "simple");
   assert.deepEqual(body.p_events, [
     {
       request_id: "r",

@@ -203,3 +203,49 @@ Deno.test("an out-of-range or non-numeric refinement setting stops start-up nami
     );
   }
 });
+
+Deno.test("hybrid retrieval and working memory read their settings, and refuse bad ones", () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(
+    [defaults.memory.fullTextWeight, defaults.memory.semanticWeight, defaults.memory.rrfK],
+    [1, 1, 60],
+  );
+  assert.equal(defaults.memory.textSearchConfig, "simple");
+  assert.deepEqual(Object.keys(defaults.workingMemorySchema.properties as object), [
+    "facts",
+    "preferences",
+  ]);
+  const schema = { type: "object", properties: { name: { type: "string" } } };
+  const set = loadConfig({
+    MCP_LOOP_FULL_TEXT_WEIGHT: "0.5",
+    MCP_LOOP_SEMANTIC_WEIGHT: "2",
+    MCP_LOOP_RRF_K: "20",
+    MCP_LOOP_TEXT_SEARCH_CONFIG: "english",
+    MCP_LOOP_WORKING_MEMORY_SCHEMA: JSON.stringify(schema),
+  });
+  assert.deepEqual(
+    [set.memory.fullTextWeight, set.memory.semanticWeight, set.memory.rrfK],
+    [0.5, 2, 20],
+  );
+  assert.equal(set.memory.textSearchConfig, "english");
+  assert.deepEqual(set.workingMemorySchema, schema);
+  assert.throws(
+    () =>
+      loadConfig({
+        MCP_LOOP_RRF_K: "0",
+        MCP_LOOP_TEXT_SEARCH_CONFIG: "english; drop table x",
+        MCP_LOOP_WORKING_MEMORY_SCHEMA: '{"type":"array"}',
+      }),
+    (error) => {
+      assert.ok(isAppError(error));
+      assert.match(error.message, /MCP_LOOP_RRF_K must be an integer from 1 to 1000/);
+      assert.match(error.message, /MCP_LOOP_TEXT_SEARCH_CONFIG must name a Postgres text search/);
+      assert.match(error.message, /MCP_LOOP_WORKING_MEMORY_SCHEMA must describe an object/);
+      return true;
+    },
+  );
+  assert.throws(
+    () => loadConfig({ MCP_LOOP_WORKING_MEMORY_SCHEMA: "{not json" }),
+    /MCP_LOOP_WORKING_MEMORY_SCHEMA must be a JSON Schema/,
+  );
+});

@@ -1,10 +1,13 @@
 /**
  * An in-memory `ConversationStore` for unit tests, with the SQL store's
- * semantics: recent messages oldest first, matches by cosine similarity above a
- * threshold, same embedding model only, excluding the recent window; rows of one
- * caller only. Runs the shared store suite too, so it cannot drift.
+ * semantics: recent messages oldest first; matches from full text and vectors
+ * fused by reciprocal rank (see hybrid_ranking.ts), the threshold on the
+ * vectors only, same embedding model only, excluding the recent window; rows
+ * of one caller only. It keeps working memory (versioned, like the SQL store)
+ * and deletes and exports a caller's messages, memory and audit rows (loops
+ * and runs live in their own fakes: it counts none). Runs the shared store
+ * suite too, so it cannot drift.
  */
-import { cosine } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import type {
   AuditEvent,
   Caller,
@@ -14,23 +17,30 @@ import type {
   SaveTurnInput,
   StoredMessage,
 } from "../../shared/ports.ts";
+import type {
+  CallerDataStore,
+  CallerDeletion,
+  CallerExport,
+  SessionDeletion,
+} from "../../shared/store/caller_data_port.ts";
 import {
   DEFAULT_MEMORY_OPTIONS,
   type MemoryOptions,
 } from "../../shared/store/sql_conversation_store.ts";
+import type { StoredMemory, WorkingMemoryStore } from "../../shared/store/working_memory_port.ts";
+import { hybridMatches, type RankedRow } from "./hybrid_ranking.ts";
 
-interface Row extends StoredMessage {
+interface Row extends RankedRow {
   owner: string;
   userId: string | null;
-  embedding?: number[];
-  embeddingModel?: string;
-  seq: number;
 }
 
-/** The fake store; `rows` and `events` are public so tests can look. */
-export class MemoryConversationStore implements ConversationStore {
-  readonly rows: Row[] = [];
+/** The fake store; `rows`, `events` and `memories` are public so tests can look. */
+export class MemoryConversationStore
+  implements ConversationStore, WorkingMemoryStore, CallerDataStore {
+  rows: Row[] = [];
   readonly events: (AuditEvent & { caller: string })[] = [];
+  readonly memories = new Map<string, StoredMemory>();
   /** When set, the next `saveTurn` throws it (and stores nothing). */
   failNextSave?: Error;
   readonly #options: MemoryOptions;
@@ -42,23 +52,23 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   loadContext(
-    { caller, sessionId, embedding, embeddingModel }: LoadContextInput,
+    { caller, sessionId, text, embedding, embeddingModel }: LoadContextInput,
   ): Promise<ConversationContext> {
-    const { recentLimit, matchCount, matchThreshold, scope } = this.#options;
+    const { recentLimit, scope } = this.#options;
     const own = this.rows.filter((row) => row.owner === caller.owner);
     const session = own.filter((row) => row.sessionId === sessionId);
     const recent = recentLimit > 0 ? session.slice(-recentLimit) : [];
     const recentIds = new Set(recent.map((row) => row.id));
     const searched = scope === "user" && caller.userId ? own : session;
-    const semanticMatches = searched
-      .filter((row) =>
-        row.embedding && row.embeddingModel === embeddingModel && !recentIds.has(row.id)
-      )
-      .map((row) => ({ ...strip(row), similarity: cosine(row.embedding!, embedding) }))
-      .filter((row) => row.similarity >= matchThreshold)
-      .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, matchCount);
-    return Promise.resolve({ recentMessages: recent.map(strip), semanticMatches });
+    const semanticMatches = hybridMatches(
+      searched.filter((row) => !recentIds.has(row.id)),
+      { ...this.#options, text, embedding, embeddingModel },
+    );
+    return Promise.resolve({
+      recentMessages: recent.map(strip),
+      semanticMatches,
+      workingMemory: structuredClone(this.memories.get(caller.owner)?.document ?? {}),
+    });
   }
 
   saveTurn(
@@ -95,6 +105,85 @@ export class MemoryConversationStore implements ConversationStore {
     return Promise.resolve(
       [...latest].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([id]) => id),
     );
+  }
+
+  getMemory(caller: Caller): Promise<StoredMemory> {
+    const stored = this.memories.get(caller.owner);
+    return Promise.resolve(
+      stored ? structuredClone(stored) : { document: {}, version: 0 },
+    );
+  }
+
+  putMemory(
+    caller: Caller,
+    document: Record<string, unknown>,
+    expectedVersion: number,
+  ): Promise<boolean> {
+    const version = this.memories.get(caller.owner)?.version ?? 0;
+    if (version !== expectedVersion) return Promise.resolve(false);
+    // What the table's check refuses: a document that is not an object, or one too large.
+    if (typeof document !== "object" || Array.isArray(document)) {
+      return Promise.reject(new Error("working_memory_document_check"));
+    }
+    if (new TextEncoder().encode(JSON.stringify(document)).length > 32_000) {
+      return Promise.reject(new Error("working_memory_document_check"));
+    }
+    this.memories.set(caller.owner, { document: structuredClone(document), version: version + 1 });
+    return Promise.resolve(true);
+  }
+
+  deleteSession(caller: Caller, sessionId: string): Promise<SessionDeletion> {
+    const gone = (row: Row) => row.owner === caller.owner && row.sessionId === sessionId;
+    const messages = this.rows.filter(gone).length;
+    this.rows = this.rows.filter((row) => !gone(row));
+    const auditRows = this.#scrub(caller, sessionId);
+    return Promise.resolve({ messages, runs: 0, summaries: 0, auditRows });
+  }
+
+  deleteEverything(caller: Caller): Promise<CallerDeletion> {
+    const messages = this.rows.filter((row) => row.owner === caller.owner).length;
+    this.rows = this.rows.filter((row) => row.owner !== caller.owner);
+    const memory = this.memories.delete(caller.owner) ? 1 : 0;
+    const auditRows = this.#scrub(caller);
+    return Promise.resolve({ messages, runs: 0, summaries: 0, auditRows, loops: 0, memory });
+  }
+
+  exportEverything(caller: Caller): Promise<CallerExport> {
+    return Promise.resolve({
+      owner: caller.owner,
+      exportedAt: new Date().toISOString(),
+      messages: this.rows.filter((row) => row.owner === caller.owner).map((row) => ({
+        ...strip(row),
+        embeddingModel: row.embeddingModel ?? null,
+      })),
+      workingMemory: structuredClone(this.memories.get(caller.owner)?.document ?? null),
+      loops: [],
+      runs: [],
+      toolCalls: this.events.filter((event) => event.caller === caller.owner).map((event) => ({
+        source: event.source,
+        sessionId: event.sessionId ?? null,
+        tool: event.tool,
+        input: event.input ?? null,
+        output: event.output ?? null,
+        success: event.success,
+        error: event.error ?? null,
+      })),
+    });
+  }
+
+  /** Clears the content of the caller's audit rows (of one session); counts those it changed. */
+  #scrub(caller: Caller, sessionId?: string): number {
+    let scrubbed = 0;
+    for (const event of this.events) {
+      if (event.caller !== caller.owner) continue;
+      if (sessionId !== undefined && event.sessionId !== sessionId) continue;
+      if (event.input == null && event.output == null && event.error == null) continue;
+      event.input = null;
+      event.output = undefined;
+      event.error = undefined;
+      scrubbed++;
+    }
+    return scrubbed;
   }
 
   #add(

@@ -73,6 +73,9 @@ Deno.test("GET /mcp-loop/health reports the database and the setup", async () =>
     "decide_loop_next_action",
     "get_loop_status",
     "list_active_loops",
+    "remember",
+    "forget",
+    "forget_session",
   ]);
 });
 

@@ -28,6 +28,9 @@ Deno.test("tools/list shows the registry with input schemas, annotations and out
     "decide_loop_next_action",
     "get_loop_status",
     "list_active_loops",
+    "remember",
+    "forget",
+    "forget_session",
   ]);
   const decide = tools.find((t) => t.name === "decide_loop_next_action")!;
   assert.deepEqual(decide.inputSchema.required, ["loop_id", "current_score"]);

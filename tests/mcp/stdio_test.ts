@@ -24,6 +24,9 @@ Deno.test("deno task mcp:stdio serves the same tools to a desktop client over st
       "decide_loop_next_action",
       "get_loop_status",
       "list_active_loops",
+      "remember",
+      "forget",
+      "forget_session",
       ...appTools.map((tool) => tool.name),
     ]);
     const started = await client.callTool({

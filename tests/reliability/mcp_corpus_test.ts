@@ -101,5 +101,5 @@ Deno.test(`/mcp-loop/mcp: ${corpus.length} malformed requests, in both protocol 
     }),
   );
   assert.equal(normal.status, 200);
-  assert.equal(((await normal.json()) as { result: { tools: unknown[] } }).result.tools.length, 5);
+  assert.equal(((await normal.json()) as { result: { tools: unknown[] } }).result.tools.length, 8);
 });

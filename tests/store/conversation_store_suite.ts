@@ -4,48 +4,78 @@
  */
 import assert from "node:assert/strict";
 import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
-import { ANONYMOUS, type Caller, type ConversationStore } from "../../shared/ports.ts";
+import {
+  ANONYMOUS,
+  type AuditEvent,
+  type Caller,
+  type ConversationStore,
+} from "../../shared/ports.ts";
+import type { CallerDataStore } from "../../shared/store/caller_data_port.ts";
 import type { MemoryOptions } from "../../shared/store/sql_conversation_store.ts";
+import type { WorkingMemoryStore } from "../../shared/store/working_memory_port.ts";
+
+/** A conversation store that also keeps working memory and a caller's data (the fake; SQL). */
+export type FullStore = ConversationStore & WorkingMemoryStore & CallerDataStore;
 
 /** Makes a store with the given memory options. */
-export type StoreFactory = (options?: Partial<MemoryOptions>) => Promise<ConversationStore>;
+export type StoreFactory = (options?: Partial<MemoryOptions>) => Promise<FullStore>;
 
-const MODEL = "hashing-v1";
+/** How a suite's tests are registered (Postgres: skipped without a server; its pool outlives tests). */
+export interface SuiteOptions {
+  ignore?: boolean;
+  sanitize?: boolean;
+}
 
-function user(): Caller {
+/** Registers one test of a suite. */
+export function suiteTest(
+  { ignore = false, sanitize = true }: SuiteOptions,
+): (name: string, fn: () => Promise<void>) => void {
+  // Deno's own defaults unless told not to sanitize.
+  const off = sanitize ? {} : { sanitizeOps: false, sanitizeResources: false };
+  return (name, fn) => Deno.test({ name, ignore, fn, ...off });
+}
+
+/** The embedding model the suites store under. */
+export const MODEL = "hashing-v1";
+
+/** A signed-in user of its own. */
+export function user(): Caller {
   const id = crypto.randomUUID();
   return { userId: id, owner: `user:${id}`, claims: { sub: id, role: "authenticated" } };
 }
 
-async function say(
+/** Stores a turn: `content` embedded by the hashing embedder (or `embedding`), and a reply. */
+export async function say(
   store: ConversationStore,
   caller: Caller,
   sessionId: string,
   content: string,
   reply?: string,
+  { embedding = hashingVector(content), model = MODEL, events = [] }: {
+    embedding?: number[];
+    model?: string;
+    events?: AuditEvent[];
+  } = {},
 ) {
   await store.saveTurn({
     caller,
     sessionId,
-    userMessage: { content, embedding: hashingVector(content), embeddingModel: MODEL },
+    userMessage: { content, embedding, embeddingModel: model },
     assistantMessage: reply === undefined ? undefined : { content: reply },
-    events: [],
+    events,
   });
 }
 
-function load(
+/** Loads the context for `text` (embedded by the hashing embedder, or `embedding`). */
+export function load(
   store: ConversationStore,
   caller: Caller,
   sessionId: string,
   text: string,
   model = MODEL,
+  embedding = hashingVector(text),
 ) {
-  return store.loadContext({
-    caller,
-    sessionId,
-    embedding: hashingVector(text),
-    embeddingModel: model,
-  });
+  return store.loadContext({ caller, sessionId, text, embedding, embeddingModel: model });
 }
 
 const DISTRACTORS = [
@@ -64,8 +94,13 @@ const DISTRACTORS = [
 ];
 
 /** Registers the suite's tests under `name`. */
-export function conversationStoreSuite(name: string, makeStore: StoreFactory): void {
-  Deno.test(`${name}: a turn's user message and reply come back as recent messages, oldest first`, async () => {
+export function conversationStoreSuite(
+  name: string,
+  makeStore: StoreFactory,
+  options: SuiteOptions = {},
+): void {
+  const test = suiteTest(options);
+  test(`${name}: a turn's user message and reply come back as recent messages, oldest first`, async () => {
     const store = await makeStore();
     const session = crypto.randomUUID();
     await say(store, ANONYMOUS, session, "first question", "first answer");
@@ -83,7 +118,7 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     );
   });
 
-  Deno.test(`${name}: only the last recentLimit messages are recent`, async () => {
+  test(`${name}: only the last recentLimit messages are recent`, async () => {
     const store = await makeStore({ recentLimit: 3 });
     const session = crypto.randomUUID();
     for (let i = 1; i <= 5; i++) await say(store, ANONYMOUS, session, `message ${i}`);
@@ -91,7 +126,7 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     assert.deepEqual(recentMessages.map((m) => m.content), ["message 3", "message 4", "message 5"]);
   });
 
-  Deno.test(`${name}: the relevant message ranks first among distractors, outside the recent window`, async () => {
+  test(`${name}: the relevant message ranks first among distractors, outside the recent window`, async () => {
     const store = await makeStore({ recentLimit: 2, matchCount: 5, matchThreshold: 0.05 });
     const session = crypto.randomUUID();
     await say(
@@ -111,19 +146,26 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
       semanticMatches[0]?.content,
       "Our Kubernetes cluster keeps evicting pods under memory pressure",
     );
-    assert.ok(semanticMatches[0].similarity > 0.3);
+    assert.ok((semanticMatches[0].similarity ?? 0) > 0.3);
+    assert.deepEqual(semanticMatches[0].foundBy, ["full_text", "vector"]);
     const recentIds = new Set(recentMessages.map((m) => m.id));
     assert.ok(
       semanticMatches.every((m) => !recentIds.has(m.id)),
       "matches exclude the recent window",
     );
-    for (let i = 1; i < semanticMatches.length; i++) {
-      assert.ok(semanticMatches[i - 1].similarity >= semanticMatches[i].similarity, "best first");
+    const statements = semanticMatches.filter((m) => !m.content.endsWith("?"));
+    for (let i = 1; i < statements.length; i++) {
+      assert.ok(statements[i - 1].score >= statements[i].score, "best first");
     }
   });
 
-  Deno.test(`${name}: matches below the threshold are left out, and at most matchCount come back`, async () => {
-    const store = await makeStore({ recentLimit: 0, matchCount: 2, matchThreshold: 0.5 });
+  test(`${name}: with the vectors alone, matches below the threshold are left out, and at most matchCount come back`, async () => {
+    const store = await makeStore({
+      recentLimit: 0,
+      matchCount: 2,
+      matchThreshold: 0.5,
+      fullTextWeight: 0,
+    });
     const session = crypto.randomUUID();
     for (
       const text of [
@@ -137,11 +179,16 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     }
     const { semanticMatches } = await load(store, ANONYMOUS, session, "invoice overdue");
     assert.equal(semanticMatches.length, 2);
-    assert.ok(semanticMatches.every((m) => m.similarity >= 0.5 && m.content.startsWith("invoice")));
+    assert.ok(
+      semanticMatches.every((m) =>
+        (m.similarity ?? 0) >= 0.5 && m.content.startsWith("invoice") &&
+        m.foundBy.join() === "vector"
+      ),
+    );
   });
 
-  Deno.test(`${name}: vectors of another embedding model are never matched`, async () => {
-    const store = await makeStore({ recentLimit: 0, matchThreshold: -1 });
+  test(`${name}: vectors of another embedding model are never matched`, async () => {
+    const store = await makeStore({ recentLimit: 0, matchThreshold: -1, fullTextWeight: 0 });
     const session = crypto.randomUUID();
     await say(store, ANONYMOUS, session, "exactly this text");
     const other = await load(store, ANONYMOUS, session, "exactly this text", "other-model");
@@ -150,7 +197,7 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     assert.equal(same.semanticMatches.length, 1);
   });
 
-  Deno.test(`${name}: one user cannot read another user's messages, even with the same session id`, async () => {
+  test(`${name}: one user cannot read another user's messages, even with the same session id`, async () => {
     const store = await makeStore({ recentLimit: 10, matchThreshold: -1 });
     const [alice, bob] = [user(), user()];
     const session = `shared-${crypto.randomUUID()}`;
@@ -164,7 +211,7 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     assert.deepEqual(forAnonymous.semanticMatches, []);
   });
 
-  Deno.test(`${name}: callers without a user (API keys, anonymous) do not share sessions`, async () => {
+  test(`${name}: callers without a user (API keys, anonymous) do not share sessions`, async () => {
     const store = await makeStore({ recentLimit: 10, matchThreshold: -1 });
     const [keyA, keyB]: Caller[] = [{ userId: null, owner: "key:a" }, {
       userId: null,
@@ -179,7 +226,7 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     assert.equal((await load(store, keyA, session, "note")).recentMessages.length, 1);
   });
 
-  Deno.test(`${name}: with scope "user", matches come from all of the user's sessions`, async () => {
+  test(`${name}: with scope "user", matches come from all of the user's sessions`, async () => {
     const store = await makeStore({ recentLimit: 10, matchThreshold: 0.2, scope: "user" });
     const alice = user();
     await say(
@@ -197,7 +244,7 @@ export function conversationStoreSuite(name: string, makeStore: StoreFactory): v
     assert.equal(semanticMatches[0]?.content, "my favourite database is postgres with pgvector");
   });
 
-  Deno.test(`${name}: a session's messages list oldest first, only the caller's, and sessions by prefix`, async () => {
+  test(`${name}: a session's messages list oldest first, only the caller's, and sessions by prefix`, async () => {
     const store = await makeStore();
     const [alice, bob] = [user(), user()];
     const tag = crypto.randomUUID().slice(0, 8);

@@ -53,6 +53,14 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
     "select indexdef from pg_indexes where indexname = 'chat_messages_embedding_hnsw_idx'",
   );
   assert.match(hnsw.indexdef, /USING hnsw \(embedding vector_cosine_ops\)/);
+  // Full text: the user's messages, with each insert updating the index itself.
+  const [fts] = await sql.query<{ indexdef: string }>(
+    "select indexdef from pg_indexes where indexname = 'chat_messages_fts_idx'",
+  );
+  assert.match(
+    fts.indexdef,
+    /USING gin \(fts\) WITH \(fastupdate='?off'?\) WHERE \(role = 'user'::text\)/,
+  );
   // MCP calls' audit rows have no session and stay out of the session index.
   const [session] = await sql.query<{ indexdef: string }>(
     "select indexdef from pg_indexes where indexname = 'mcp_events_session_idx'",
@@ -64,6 +72,7 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
   );
   assert.deepEqual(tables.map((t) => t.relname), [
     "caller_quota",
+    "chat_erasures",
     "chat_messages",
     "mcp_events",
     "mcp_run_events",
@@ -71,6 +80,7 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
     "mcp_tool_approvals",
     "refinement_loops",
     "session_summaries",
+    "working_memory",
   ]);
   assert.ok(tables.every((t) => t.relrowsecurity), JSON.stringify(tables));
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createFinalizeSummaryTool, offlineSummary } from "../../shared/tools/finalize_summary.ts";
-import { recallStatements } from "../../shared/tools/recall.ts";
+import { recallMemory, recallStatements } from "../../shared/tools/recall.ts";
 import { ANONYMOUS, type StoredMessage } from "../../shared/ports.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 
@@ -50,4 +50,23 @@ Deno.test("finalize_summary reads the recalled messages from the loop context", 
     request: loopRequest("What's my favourite colour?"),
   });
   assert.match(output, /teal/);
+});
+
+Deno.test("recall finds what working memory holds about the question, and the reply says so", () => {
+  const context = {
+    workingMemory: { facts: ["my favourite colour is teal", "I live in Lisbon"] },
+    recentMessages: [said("1", "Remember that my favourite colour is teal")],
+  };
+  assert.deepEqual(recallMemory("what is my favourite colour?", context), [
+    "my favourite colour is teal",
+  ]);
+  assert.deepEqual(recallMemory("my favourite colour is blue", context), [], "not a question");
+  assert.deepEqual(recallMemory("what?", { workingMemory: "not a document" }), []);
+  const text = offlineSummary({
+    message: "what is my favourite colour?",
+    mode: "general",
+    results: [],
+    remembered: ["my favourite colour is teal"],
+  });
+  assert.equal(text, 'You asked me to remember: "my favourite colour is teal".');
 });

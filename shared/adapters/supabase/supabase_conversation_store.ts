@@ -4,9 +4,6 @@
  * the signed-in user with their JWT, so row level security applies at the
  * API. Anonymous callers go through the project's secret (service role) key.
  */
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import { AppError } from "../../errors.ts";
-import { createCallerClient } from "./caller_client.ts";
 import type {
   Caller,
   ConversationContext,
@@ -17,57 +14,55 @@ import type {
 } from "../../ports.ts";
 import {
   contextFromRows,
+  type ContextRow,
   DEFAULT_MEMORY_OPTIONS,
   type MemoryOptions,
   toStoredMessage,
 } from "../../store/sql_conversation_store.ts";
 import { toJsonb, toSafeText, toVectorLiteral } from "../../store/sql_values.ts";
+import { SupabaseRpc, type SupabaseRpcOptions } from "./supabase_rpc.ts";
 
 /** Where the project is and which keys to use. */
-export interface SupabaseStoreOptions {
-  url: string;
-  /** The anon/publishable key: every request's `apikey`. */
-  publishableKey: string;
-  /** The service role/secret key, for callers without a user JWT. */
-  secretKey?: string;
+export interface SupabaseStoreOptions extends SupabaseRpcOptions {
   memory?: Partial<MemoryOptions>;
-  /** Replaces `fetch` (tests). */
-  fetch?: typeof fetch;
 }
 
 /** {@link ConversationStore} over supabase-js RPC calls. */
 export class SupabaseConversationStore implements ConversationStore {
-  readonly #options: SupabaseStoreOptions;
+  readonly #rpc: SupabaseRpc;
   readonly #memory: MemoryOptions;
-  #serviceClient?: SupabaseClient;
 
   constructor(options: SupabaseStoreOptions) {
-    this.#options = options;
+    this.#rpc = new SupabaseRpc(options);
     this.#memory = { ...DEFAULT_MEMORY_OPTIONS, ...options.memory };
   }
 
   async loadContext(
-    { caller, sessionId, embedding, embeddingModel }: LoadContextInput,
+    { caller, sessionId, text, embedding, embeddingModel }: LoadContextInput,
   ): Promise<ConversationContext> {
-    const { recentLimit, matchCount, matchThreshold, scope } = this.#memory;
-    const { data, error } = await this.#client(caller).rpc("load_chat_context", {
+    const m = this.#memory;
+    const rows = await this.#rpc.call<ContextRow[] | null>(caller, "load_chat_context", {
       p_session_id: toSafeText(sessionId),
       p_owner: caller.owner,
       p_query_embedding: toVectorLiteral(embedding),
       p_embedding_model: embeddingModel,
-      p_recent_limit: recentLimit,
-      p_match_count: matchCount,
-      p_match_threshold: matchThreshold,
-      p_scope: scope,
-    });
-    if (error) throw rpcError("load the conversation", error);
-    return contextFromRows(data ?? []);
+      p_recent_limit: m.recentLimit,
+      p_match_count: m.matchCount,
+      p_match_threshold: m.matchThreshold,
+      p_scope: m.scope,
+      p_query_text: text === undefined ? null : toSafeText(text),
+      p_full_text_weight: m.fullTextWeight,
+      p_semantic_weight: m.semanticWeight,
+      p_rrf_k: m.rrfK,
+      p_text_config: m.textSearchConfig,
+    }, "load the conversation");
+    return contextFromRows(rows ?? []);
   }
 
   async saveTurn(
     { caller, sessionId, userMessage, assistantMessage, events, runId }: SaveTurnInput,
   ): Promise<void> {
-    const { error } = await this.#client(caller).rpc("save_chat_turn", {
+    await this.#rpc.call(caller, "save_chat_turn", {
       p_run_id: runId ?? null,
       p_session_id: toSafeText(sessionId),
       p_caller: caller.owner,
@@ -84,52 +79,26 @@ export class SupabaseConversationStore implements ConversationStore {
         error: event.error ?? null,
         duration_ms: event.durationMs,
       })),
-    });
-    if (error) throw rpcError("store the conversation turn", error);
+      p_text_config: this.#memory.textSearchConfig,
+    }, "store the conversation turn");
   }
 
   async listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]> {
-    const { data, error } = await this.#client(caller).rpc("list_chat_messages", {
+    const rows = await this.#rpc.call<ContextRow[] | null>(caller, "list_chat_messages", {
       p_session_id: toSafeText(sessionId),
       p_owner: caller.owner,
       p_limit: limit,
-    });
-    if (error) throw rpcError("list the session's messages", error);
-    return (data ?? []).map(toStoredMessage);
+    }, "list the session's messages");
+    return (rows ?? []).map(toStoredMessage);
   }
 
   async listSessions(caller: Caller, prefix: string, limit: number): Promise<string[]> {
-    const { data, error } = await this.#client(caller).rpc("list_chat_sessions", {
-      p_owner: caller.owner,
-      p_prefix: toSafeText(prefix),
-      p_limit: limit,
-    });
-    if (error) throw rpcError("list the sessions", error);
-    return (data ?? []).map((row: { session_id: string }) => row.session_id);
+    const rows = await this.#rpc.call<{ session_id: string }[] | null>(
+      caller,
+      "list_chat_sessions",
+      { p_owner: caller.owner, p_prefix: toSafeText(prefix), p_limit: limit },
+      "list the sessions",
+    );
+    return (rows ?? []).map((row) => row.session_id);
   }
-
-  #client(caller: Caller): SupabaseClient {
-    const { url, secretKey, fetch } = this.#options;
-    if (caller.userId && caller.token) return createCallerClient(this.#options, caller);
-    if (!secretKey) {
-      throw new AppError(
-        "UNAUTHORIZED",
-        "This server stores conversations through Supabase's API and needs a signed-in user's JWT",
-      );
-    }
-    this.#serviceClient ??= createClient(url, secretKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      global: { fetch },
-    });
-    return this.#serviceClient;
-  }
-}
-
-function rpcError(attempt: string, error: { message: string; code?: string }): AppError {
-  return new AppError(
-    "DB_UNAVAILABLE",
-    `Could not ${attempt} through Supabase: ${error.message}${
-      error.code ? ` (${error.code})` : ""
-    }`,
-  );
 }

@@ -1,0 +1,111 @@
+/**
+ * The memory tools: `remember` and `forget` update the caller's working memory
+ * (see `memory/working_memory.ts`); `forget_session` deletes one of the
+ * caller's conversations. The offline planner plans them for "remember that
+ * …", "forget …" and "forget this conversation".
+ */
+import { z } from "zod";
+import {
+  addFact,
+  forgetFromMemory,
+  type MemoryShape,
+  mergeMemory,
+  updateMemory,
+} from "../memory/working_memory.ts";
+import type { CallerDataStore } from "../store/caller_data_port.ts";
+import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
+import { defineTool, type ToolDefinition } from "./tool.ts";
+
+/** The memory tools' names. */
+export const REMEMBER_TOOL = "remember";
+export const FORGET_TOOL = "forget";
+export const FORGET_SESSION_TOOL = "forget_session";
+
+/** Builds `remember`, `forget` and `forget_session` over the stores. */
+export function createMemoryTools(
+  { memory, data, shape }: {
+    memory: WorkingMemoryStore;
+    data: CallerDataStore;
+    shape: MemoryShape;
+  },
+): ToolDefinition[] {
+  const RememberArgs = z.object({
+    fact: z.string().trim().min(1).max(500).optional()
+      .describe("One thing to remember, as a short sentence: 'my favourite colour is teal'"),
+    memory: (shape.patch as z.ZodType<Record<string, unknown>>).optional()
+      .describe(
+        "Fields to set, merged into the working memory: objects are merged, lists and values replaced, null removes a field",
+      ),
+  });
+  const ForgetArgs = z.object({
+    what: z.string().trim().min(1).max(500).optional()
+      .describe(
+        "What to forget: every remembered item holding all of these words ('my favourite colour')",
+      ),
+    keys: z.array(z.string().min(1).max(200)).max(20).optional()
+      .describe("Fields to remove, as dotted paths ('preferences')"),
+  });
+  return [
+    defineTool({
+      name: REMEMBER_TOOL,
+      description:
+        "Remember something about the user across conversations: add a fact, or set fields of your working memory (shown to you every turn as workingMemory). Use it when the user tells you something to keep, or asks you to remember it.",
+      argsSchema: RememberArgs,
+      annotations: { title: "Remember", readOnlyHint: false, destructiveHint: false },
+      run: async ({ args, caller }) => {
+        if (args.fact === undefined && args.memory === undefined) {
+          throw new Error("Nothing to remember: give a fact, or the fields to set in memory");
+        }
+        if (args.fact !== undefined && !shape.hasFacts) {
+          throw new Error(
+            "This working memory has no facts list (MCP_LOOP_WORKING_MEMORY_SCHEMA); set its fields with memory instead",
+          );
+        }
+        const { document, changed } = await updateMemory(
+          { store: memory, caller, shape },
+          (doc) => {
+            let next = args.memory ? mergeMemory(doc, args.memory) : doc;
+            if (args.fact !== undefined) next = addFact(next, args.fact);
+            return { document: next, report: undefined };
+          },
+        );
+        return { remembered: args.fact ?? null, changed, memory: document };
+      },
+    }),
+    defineTool({
+      name: FORGET_TOOL,
+      description:
+        "Forget something kept in your working memory: every item holding all the words of what, and the fields named in keys. Use it when the user asks you to forget something about them.",
+      argsSchema: ForgetArgs,
+      annotations: { title: "Forget", readOnlyHint: false, destructiveHint: false },
+      run: async ({ args, caller }) => {
+        if (args.what === undefined && (args.keys ?? []).length === 0) {
+          throw new Error("Nothing to forget: say what, or give the keys to remove");
+        }
+        const { document, report } = await updateMemory({ store: memory, caller, shape }, (doc) => {
+          const { document, removed } = forgetFromMemory(doc, { what: args.what, keys: args.keys });
+          return { document, report: removed };
+        });
+        return { forgotten: report, memory: document };
+      },
+    }),
+    defineTool({
+      name: FORGET_SESSION_TOOL,
+      description:
+        "Delete a conversation of the user's for good: its messages, their vectors, its runs and its summary (by default the current one). Audit records of its tool calls keep no content.",
+      argsSchema: z.object({
+        session_id: z.string().min(1).max(200).optional()
+          .describe("The session to delete (default: this conversation)"),
+      }),
+      annotations: { title: "Forget a conversation", readOnlyHint: false, destructiveHint: true },
+      run: async ({ args, caller, context }) => {
+        const sessionId = args.session_id ??
+          (typeof context.sessionId === "string" ? context.sessionId : undefined);
+        if (!sessionId) throw new Error("No session to forget: give session_id");
+        // This run is still going: it stays, and stores the turn that asked.
+        const deleted = await data.deleteSession(caller, sessionId, { keepRunning: true });
+        return { sessionId, deleted };
+      },
+    }),
+  ];
+}
