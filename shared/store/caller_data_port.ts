@@ -25,6 +25,8 @@ export interface CallerExport {
   owner: string;
   exportedAt: string;
   messages: Record<string, unknown>[];
+  /** The sessions' summaries of their older messages (compaction). */
+  sessionSummaries: Record<string, unknown>[];
   workingMemory: Record<string, unknown> | null;
   loops: Record<string, unknown>[];
   runs: Record<string, unknown>[];

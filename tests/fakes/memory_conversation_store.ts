@@ -156,6 +156,8 @@ export class MemoryConversationStore
         ...strip(row),
         embeddingModel: row.embeddingModel ?? null,
       })),
+      // Summaries, loops and runs live in their own fakes.
+      sessionSummaries: [],
       workingMemory: structuredClone(this.memories.get(caller.owner)?.document ?? null),
       loops: [],
       runs: [],

@@ -26,7 +26,7 @@ function asUserOn(sql: Sql): AsUser {
     });
 }
 
-/** Everything a user can have: a turn with an audit row, a loop, a run and working memory. */
+/** Everything a user can have: a turn with an audit row, a loop, a run, working memory and a summary. */
 async function fill(asUser: AsUser, user: string, session: string, word: string) {
   await asUser(user, async (tx) => {
     await tx.query(
@@ -60,6 +60,11 @@ async function fill(asUser: AsUser, user: string, session: string, word: string)
       `user:${user}`,
       JSON.stringify({ facts: [`${word} fact`] }),
     ]);
+    await tx.query("select public.save_session_summary($1, $2, $3, 1, 1, 0)", [
+      session,
+      `user:${user}`,
+      `${word} summary`,
+    ]);
   });
 }
 
@@ -86,7 +91,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
       a,
       (tx) => tx.query("select * from public.delete_chat_session($1, $2)", [session, `user:${b}`]),
     );
-    assert.deepEqual(deleted, { messages: 2, runs: 1, summaries: 0, audit_rows: 1 });
+    assert.deepEqual(deleted, { messages: 2, runs: 1, summaries: 1, audit_rows: 1 });
     const left = (user: string) =>
       asUser(user, (tx) =>
         tx.query<{ document: Record<string, unknown[]> }>(
@@ -94,10 +99,15 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
           [`user:${user}`],
         ));
     const [{ document: ofA }] = await left(a);
-    assert.deepEqual([ofA.messages, ofA.runs, ofA.loops.length], [[], [], 1]);
+    assert.deepEqual([ofA.messages, ofA.runs, ofA.sessionSummaries, ofA.loops.length], [
+      [],
+      [],
+      [],
+      1,
+    ]);
     assert.deepEqual(ofA.toolCalls.map((c) => (c as { input: unknown }).input), [null]);
     const [{ document: ofB }] = await left(b);
-    assert.deepEqual([ofB.messages.length, ofB.runs.length], [2, 1]);
+    assert.deepEqual([ofB.messages.length, ofB.runs.length, ofB.sessionSummaries.length], [2, 1, 1]);
     assert.deepEqual(ofB.toolCalls.map((c) => (c as { input: unknown }).input), [{
       word: "bravo",
     }]);
@@ -115,6 +125,11 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
       ));
     assert.equal(document.owner, `user:${a}`);
     assert.deepEqual(document.workingMemory, { facts: ["alpha fact"] });
+    assert.deepEqual(
+      (document.sessionSummaries as { sessionId: string; summary: string }[])
+        .map((s) => [s.sessionId, s.summary]),
+      [[session, "alpha summary"]],
+    );
     const text = JSON.stringify(document);
     assert.ok(text.includes("alpha private note") && !text.includes("bravo"));
   });
@@ -133,7 +148,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
       runs: 1,
       loops: 1,
       memory: 1,
-      summaries: 0,
+      summaries: 1,
       audit_rows: 1,
     });
     const [{ document }] = await asUser(
