@@ -107,7 +107,11 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
     ]);
     assert.deepEqual(ofA.toolCalls.map((c) => (c as { input: unknown }).input), [null]);
     const [{ document: ofB }] = await left(b);
-    assert.deepEqual([ofB.messages.length, ofB.runs.length, ofB.sessionSummaries.length], [2, 1, 1]);
+    assert.deepEqual([ofB.messages.length, ofB.runs.length, ofB.sessionSummaries.length], [
+      2,
+      1,
+      1,
+    ]);
     assert.deepEqual(ofB.toolCalls.map((c) => (c as { input: unknown }).input), [{
       word: "bravo",
     }]);
