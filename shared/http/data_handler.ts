@@ -16,9 +16,10 @@ import { LIMITS } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
 import type { Caller, Logger } from "../ports.ts";
 import type { CallerDataStore } from "../store/caller_data_port.ts";
-import { type CallerLimiter, declaredBytes, NO_CALLER_LIMITS } from "./caller_limits.ts";
+import type { CallerLimiter } from "./caller_limits.ts";
 import type { HostOriginCheck } from "./host_origin.ts";
 import type { RequestTrace } from "./request_trace.ts";
+import { admitCaller } from "./admit_caller.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 
 /** What the data routes need. */
@@ -44,13 +45,7 @@ export function createDataHandler(
 ) => Promise<Response> {
   return async (req, trace, action, sessionId) => {
     try {
-      const refused = deps.hostOrigin?.(req);
-      if (refused) throw new AppError("FORBIDDEN", refused);
-      const caller = await deps.authenticate(req);
-      trace.caller = caller.owner;
-      trace.onEnd(
-        await (deps.limits ?? NO_CALLER_LIMITS).admit(caller, { bytes: declaredBytes(req) }),
-      );
+      const caller = await admitCaller(req, trace, deps);
       trace.fields.data = action;
       return await act(req, { deps, caller, action, sessionId, requestId: trace.id });
     } catch (error) {

@@ -13,10 +13,11 @@ import { assertLatestHasContent } from "../loop/context_stage.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
 import type { HostOriginCheck } from "./host_origin.ts";
-import { type CallerLimiter, declaredBytes } from "./caller_limits.ts";
+import type { CallerLimiter } from "./caller_limits.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
+import { admitCaller } from "./admit_caller.ts";
 import { errorResponse } from "./responses.ts";
 import { answerRun } from "./answer_run.ts";
 import { approvalResponseOf, fromUseChatBody } from "./use_chat_body.ts";
@@ -47,11 +48,7 @@ export function createLoopHandler(
   return async (req, trace = startTrace(req)) => {
     const requestId = trace.id;
     try {
-      const refused = deps.hostOrigin?.(req);
-      if (refused) throw new AppError("FORBIDDEN", refused);
-      const caller = await deps.authenticate(req);
-      trace.caller = caller.owner;
-      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
+      const caller = await admitCaller(req, trace, deps);
       const body = await readJsonBody(req, { maxBytes: deps.maxBodyBytes });
       const timings = { stageTimings: trace.stages, roundTimings: trace.rounds };
       const answer = approvalResponseOf(body);

@@ -20,9 +20,10 @@ import type { RunStore } from "../runs/run_store.ts";
 import { toRunView } from "../runs/run_view.ts";
 import { answerRun } from "./answer_run.ts";
 import type { HostOriginCheck } from "./host_origin.ts";
-import { type CallerLimiter, declaredBytes } from "./caller_limits.ts";
+import type { CallerLimiter } from "./caller_limits.ts";
 import { readJsonBody } from "./json_body.ts";
 import type { RequestTrace } from "./request_trace.ts";
+import { admitCaller } from "./admit_caller.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 import { followRunEvents } from "./run_events_stream.ts";
 
@@ -52,11 +53,7 @@ export function createRunsHandler(
 ): (req: Request, trace: RequestTrace, runId: string, action: RunAction) => Promise<Response> {
   return async (req, trace, runId, action) => {
     try {
-      const refused = deps.hostOrigin?.(req);
-      if (refused) throw new AppError("FORBIDDEN", refused);
-      const caller = await deps.authenticate(req);
-      trace.caller = caller.owner;
-      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
+      const caller = await admitCaller(req, trace, deps);
       trace.fields.run = action;
       return await act(req, { deps, trace, runId, action, caller });
     } catch (error) {

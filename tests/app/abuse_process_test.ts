@@ -6,22 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { RemoteMcpFixture } from "../fakes/remote_mcp_fixture.ts";
-import { freePort, spawnProcess, waitUntilOk } from "../support/process.ts";
+import { freePort, SERVE_ARGS, spawnProcess, waitUntilOk } from "../support/process.ts";
 
 const ALICE = "alice-key-0123456789";
 const BOB = "bob-key-0123456789ab";
 
 function server(port: number, env: Record<string, string> = {}) {
-  return spawnProcess([
-    "run",
-    "--unstable-no-legacy-abort",
-    "--allow-net",
-    "--allow-env",
-    "--allow-read",
-    "--allow-write",
-    "--allow-sys",
-    "functions/mcp-loop/index.ts",
-  ], {
+  return spawnProcess([...SERVE_ARGS], {
     env: {
       PORT: String(port),
       MCP_LOOP_DATA_DIR: "memory://",

@@ -5,18 +5,9 @@
  * out of file descriptors it refuses connections, then recovers — it never exits.
  */
 import assert from "node:assert/strict";
-import { freePort, spawnProcess, waitUntilOk } from "../support/process.ts";
+import { freePort, SERVE_ARGS, spawnProcess, waitUntilOk } from "../support/process.ts";
 
-const SERVE = [
-  "run",
-  "--unstable-no-legacy-abort",
-  "--allow-net",
-  "--allow-env",
-  "--allow-read",
-  "--allow-write",
-  "--allow-sys",
-  "functions/mcp-loop/index.ts",
-];
+const SERVE = [...SERVE_ARGS];
 
 function start(env: Record<string, string>, { fdLimit }: { fdLimit?: number } = {}) {
   const env2 = { MCP_LOOP_DATA_DIR: "memory://", ...env };

@@ -11,7 +11,7 @@ import type { Sql } from "../../shared/ports.ts";
 import { hs256Token, SECRET, userClaims } from "../auth/test_tokens.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { sharedPglite } from "../support/pglite.ts";
-import { migratedPostgres } from "../support/postgres.ts";
+import { onPgliteAndPostgres } from "../support/postgres.ts";
 import { post, validBody } from "../support/test_app.ts";
 
 function appOn(sql: Sql): App {
@@ -102,13 +102,4 @@ function roundTrip(name: string, open: () => Promise<Sql | undefined>, ignore: b
   });
 }
 
-roundTrip("PGlite", sharedPglite, false);
-const postgres = await migratedPostgres();
-roundTrip("Postgres", () => Promise.resolve(postgres.sql), postgres.sql === undefined);
-Deno.test({
-  name: "Postgres: (closing the connection)",
-  ignore: postgres.sql === undefined,
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: () => postgres.sql!.close(),
-});
+await onPgliteAndPostgres(roundTrip, sharedPglite);

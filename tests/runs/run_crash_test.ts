@@ -4,23 +4,20 @@
  * done exactly once, nothing half-stored.
  */
 import assert from "node:assert/strict";
-import { freePort, initializedDataDir, spawnProcess, waitUntilOk } from "../support/process.ts";
+import {
+  freePort,
+  initializedDataDir,
+  SERVE_ARGS,
+  spawnProcess,
+  waitUntilOk,
+} from "../support/process.ts";
 
 const KEY = "alice-key-0123456789";
 
 /** The function as `deno task start` runs it, but as this process's own child, so SIGKILL reaches it. */
 function server(port: number, dataDir: string) {
   return spawnProcess(
-    [
-      "run",
-      "--unstable-no-legacy-abort",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      "functions/mcp-loop/index.ts",
-    ],
+    [...SERVE_ARGS],
     {
       env: {
         PORT: String(port),

@@ -10,7 +10,7 @@ import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts
 import type { Sql, SqlTx } from "../../shared/ports.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { userClaims } from "../auth/test_tokens.ts";
-import { migratedPostgres } from "../support/postgres.ts";
+import { onPgliteAndPostgres } from "../support/postgres.ts";
 import { migratedSupabasePglite } from "../support/supabase_shape.ts";
 
 type AsUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) => Promise<T>;
@@ -248,13 +248,8 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
   });
 }
 
-rlsSuite("Supabase shape", async () => (await migratedSupabasePglite()).sql, false);
-const postgres = await migratedPostgres();
-rlsSuite("Postgres", () => Promise.resolve(postgres.sql), postgres.sql === undefined);
-Deno.test({
-  name: "Postgres: (closing the connection)",
-  ignore: postgres.sql === undefined,
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: () => postgres.sql!.close(),
-});
+await onPgliteAndPostgres(
+  rlsSuite,
+  async () => (await migratedSupabasePglite()).sql,
+  "Supabase shape",
+);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Caller, Sql } from "../../shared/ports.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { sharedPglite } from "../support/pglite.ts";
-import { migratedPostgres } from "../support/postgres.ts";
+import { onPgliteAndPostgres } from "../support/postgres.ts";
 import { sqlStores } from "../support/sql_stores.ts";
 
 const ROWS = 2_100;
@@ -83,13 +83,4 @@ function largeScope(name: string, open: () => Promise<Sql | undefined>, ignore: 
   });
 }
 
-largeScope("PGlite", sharedPglite, false);
-const postgres = await migratedPostgres();
-largeScope("Postgres", () => Promise.resolve(postgres.sql), postgres.sql === undefined);
-Deno.test({
-  name: "Postgres: (closing the connection)",
-  ignore: postgres.sql === undefined,
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: () => postgres.sql!.close(),
-});
+await onPgliteAndPostgres(largeScope, sharedPglite);

@@ -5,6 +5,7 @@
  * skips the tests that need them, with a notice saying why.
  */
 import { PostgresSql } from "../../shared/adapters/postgres/postgres_sql.ts";
+import type { Sql } from "../../shared/ports.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
 
 /** The test Postgres, or why there is none. */
@@ -37,4 +38,29 @@ async function open(): Promise<TestPostgres> {
   }
   await applyMigrations(sql);
   return { sql };
+}
+
+/** A suite of tests over a database: its name, how to open the database, and whether to ignore it. */
+export type DatabaseSuite = (name: string, open: () => Promise<Sql>, ignore: boolean) => void;
+
+/**
+ * Registers `suite` on PGlite (`pglite`, under `pgliteName`) and on the test
+ * Postgres (ignored when there is none), then a last test that closes the
+ * Postgres connection.
+ */
+export async function onPgliteAndPostgres(
+  suite: DatabaseSuite,
+  pglite: () => Promise<Sql>,
+  pgliteName = "PGlite",
+): Promise<void> {
+  suite(pgliteName, pglite, false);
+  const postgres = await migratedPostgres();
+  suite("Postgres", () => Promise.resolve(postgres.sql!), postgres.sql === undefined);
+  Deno.test({
+    name: "Postgres: (closing the connection)",
+    ignore: postgres.sql === undefined,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: () => postgres.sql!.close(),
+  });
 }

@@ -7,6 +7,21 @@
 /** The repository root. */
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
+/**
+ * `deno task start`'s command run directly (`deno <SERVE_ARGS>`), so the server is this process's
+ * own child and a signal (SIGKILL) reaches it rather than the task runner.
+ */
+export const SERVE_ARGS: readonly string[] = [
+  "run",
+  "--unstable-no-legacy-abort",
+  "--allow-net",
+  "--allow-env",
+  "--allow-read",
+  "--allow-write",
+  "--allow-sys",
+  "functions/mcp-loop/index.ts",
+];
+
 /** A free TCP port on loopback. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
