@@ -11,24 +11,18 @@
  * They go through the same authentication, Host/Origin checks and per-caller
  * limits as the loop.
  */
-import type { Authenticate } from "../auth/authenticator.ts";
 import { LIMITS } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
 import type { Caller, Logger } from "../ports.ts";
 import type { CallerDataStore } from "../store/caller_data_port.ts";
-import type { CallerLimiter } from "./caller_limits.ts";
-import type { HostOriginCheck } from "./host_origin.ts";
 import type { RequestTrace } from "./request_trace.ts";
-import { admitCaller } from "./admit_caller.ts";
+import { admitCaller, type CallerDoor } from "./admit_caller.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 
 /** What the data routes need. */
-export interface DataHandlerDeps {
+export interface DataHandlerDeps extends CallerDoor {
   data: CallerDataStore;
-  authenticate: Authenticate;
   logger: Logger;
-  hostOrigin?: HostOriginCheck;
-  limits?: CallerLimiter;
 }
 
 /** What a data route does. */

@@ -8,32 +8,24 @@
  */
 import { MCPRequest } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
-import type { Authenticate } from "../auth/authenticator.ts";
 import { assertLatestHasContent } from "../loop/context_stage.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { Logger } from "../ports.ts";
-import type { HostOriginCheck } from "./host_origin.ts";
-import type { CallerLimiter } from "./caller_limits.ts";
 import { type RequestTrace, startTrace } from "./request_trace.ts";
 import { readJsonBody } from "./json_body.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json_depth.ts";
-import { admitCaller } from "./admit_caller.ts";
+import { admitCaller, type CallerDoor } from "./admit_caller.ts";
 import { errorResponse } from "./responses.ts";
 import { answerRun } from "./answer_run.ts";
 import { approvalResponseOf, fromUseChatBody } from "./use_chat_body.ts";
 
 /** What the loop handler needs. */
-export interface LoopHandlerDeps {
+export interface LoopHandlerDeps extends CallerDoor {
   runner: Pick<McpLoopRunner, "run" | "resume">;
-  authenticate: Authenticate;
   /** Name of the embedding model, shown in place of the raw vector. */
   embeddingModel: string;
   maxBodyBytes: number;
   logger: Logger;
-  /** The Host and Origin rules (see host_origin.ts); none when not given. */
-  hostOrigin?: HostOriginCheck;
-  /** Per-caller limits (429 past them). */
-  limits: CallerLimiter;
   /**
    * Set when runs are persisted: a run then outlives a client that leaves
    * (here, and on the edge through `EdgeRuntime.waitUntil`).

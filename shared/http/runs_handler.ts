@@ -9,7 +9,6 @@
  * - `POST …/{runId}/resume`: goes on with a run paused at its deadline; answers likewise.
  * - `POST …/{runId}/cancel`: stops it (at the next step boundary when running).
  */
-import type { Authenticate } from "../auth/authenticator.ts";
 import { AppError, toAppError } from "../errors.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import { runNotFound } from "../loop/resume.ts";
@@ -19,26 +18,20 @@ import type { RunEventHub } from "../runs/run_events.ts";
 import type { RunStore } from "../runs/run_store.ts";
 import { toRunView } from "../runs/run_view.ts";
 import { answerRun } from "./answer_run.ts";
-import type { HostOriginCheck } from "./host_origin.ts";
-import type { CallerLimiter } from "./caller_limits.ts";
 import { readJsonBody } from "./json_body.ts";
 import type { RequestTrace } from "./request_trace.ts";
-import { admitCaller } from "./admit_caller.ts";
+import { admitCaller, type CallerDoor } from "./admit_caller.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 import { followRunEvents } from "./run_events_stream.ts";
 
 /** What the run routes need. */
-export interface RunsHandlerDeps {
+export interface RunsHandlerDeps extends CallerDoor {
   runner: Pick<McpLoopRunner, "resume" | "cancel">;
   store: RunStore;
   hub: RunEventHub;
-  authenticate: Authenticate;
   embeddingModel: string;
   maxBodyBytes: number;
   logger: Logger;
-  hostOrigin?: HostOriginCheck;
-  /** Per-caller limits (429 past them). */
-  limits: CallerLimiter;
   keepAlive?: (work: Promise<unknown>) => void;
   /** How often a follower looks for new events of a run another process executes. */
   pollMs?: number;
