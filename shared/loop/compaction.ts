@@ -128,6 +128,10 @@ export async function withSessionSummary(
   },
 ): Promise<Record<string, unknown>> {
   if (!deps || deps.options.afterTokens <= 0) return context;
+  // Fewer messages than the recent window: the session has none older, so neither a summary
+  // nor anything to fold into one (a summary goes only with its whole session).
+  const loaded = (context.recentMessages ?? []) as StoredMessage[];
+  if (loaded.length < deps.options.keepRecent) return context;
   let summary: SessionSummary | undefined;
   try {
     summary = await compactSession({ deps, caller, sessionId, usage, signal });

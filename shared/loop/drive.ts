@@ -109,7 +109,10 @@ function persistedHooks(
   controller: AbortController,
   budgetMs: number,
 ): RoundHooks {
+  // Whether a step that is not read-only ran since the last save: its result must be saved.
+  let wrote = false;
   const save = async () => {
+    wrote = false;
     await run.session.save({
       status: "running",
       checkpoint: toCheckpoint(input, { budgetMs }),
@@ -121,10 +124,13 @@ function persistedHooks(
   return {
     ...run.hooks(input.progress, input.state),
     keepUnrun: true,
-    checkpoint: save,
+    // The round before the run stops: its final state follows at once, so a checkpoint is
+    // needed only for a write's result (a crash in between re-runs read-only steps only).
+    checkpoint: ({ last = false } = {}) => last && !wrote ? Promise.resolve() : save(),
     beforeWrite: async (position) => {
       input.progress.inFlight.push(position);
       await save();
+      wrote = true;
     },
   };
 }

@@ -56,8 +56,11 @@ export interface RoundsState {
 export interface RoundHooks {
   gate?: StepGate;
   beforeWrite?: (position: number) => Promise<void>;
-  /** Called once a round is planned and once it is over, with the state consistent. */
-  checkpoint?: () => Promise<void>;
+  /**
+   * Called once a round is planned and once it is over, with the state consistent; `last` when
+   * the rounds stop right after (the run's final state is written next).
+   */
+  checkpoint?: (when?: { last?: boolean }) => Promise<void>;
   /** Leave steps the deadline reaches for a resume (instead of recording them as not run). */
   keepUnrun?: boolean;
 }
@@ -191,10 +194,12 @@ export async function runRounds(input: RoundsInput, state: RoundsState): Promise
       if (state.loop.status === "completed") return stop("refinement_completed");
       if (state.loop.status === "user_input") return stop("refinement_user_input");
     } else {
-      await hooks.checkpoint?.();
+      const spent = budgetSpent(input);
+      const finalized = ran.some(finalizeRan);
+      await hooks.checkpoint?.({ last: spent || finalized || state.roundsDone >= maxRounds });
       // A call refused for the budget (a summary written offline instead): the run stops.
-      if (budgetSpent(input)) return stop("budget");
-      if (ran.some(finalizeRan)) return stop("finalized");
+      if (spent) return stop("budget");
+      if (finalized) return stop("finalized");
     }
     if (state.roundsDone >= maxRounds) return stop("max_rounds");
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compactSession, turnEnd } from "../../shared/loop/compaction.ts";
+import { compactSession, turnEnd, withSessionSummary } from "../../shared/loop/compaction.ts";
 import type { CompactionDeps } from "../../shared/loop/compaction.ts";
 import {
   extractiveSummary,
@@ -88,6 +88,31 @@ Deno.test("under the budget nothing is summarised", async () => {
   seed(store, ALICE, "s", [...TURN, ...TURN]);
   const { deps, inputs } = compaction(store, { afterTokens: 10_000 });
   assert.equal(await compactSession({ deps, caller: ALICE, sessionId: "s" }), undefined);
+  assert.equal(inputs.length, 0);
+});
+
+Deno.test("a session with fewer messages than the recent window reads no summary at all", async () => {
+  const store = new MemoryConversationStore();
+  const { deps, inputs } = compaction(store, { afterTokens: 1, keepRecent: 4 });
+  const summaries = deps.store;
+  let reads = 0;
+  const counted: CompactionDeps = {
+    ...deps,
+    store: {
+      load: (...args) => (reads++, summaries.load(...args)),
+      history: (...args) => summaries.history(...args),
+      save: (...args) => summaries.save(...args),
+    },
+  };
+  const recent = (n: number) => ({
+    recentMessages: Array.from({ length: n }, (_, i) => ({ id: String(i), role: "user" })),
+  });
+  const logger = new RecordingLogger();
+  const options = { deps: counted, caller: ALICE, sessionId: "s", logger };
+  assert.deepEqual(await withSessionSummary(recent(3), options), recent(3));
+  assert.equal(reads, 0, "three messages, a window of four: nothing older");
+  await withSessionSummary(recent(4), options);
+  assert.equal(reads, 1, "a full window may have older messages behind it");
   assert.equal(inputs.length, 0);
 });
 

@@ -166,3 +166,23 @@ Deno.test("cancelling a waiting run makes it cancelled at once; cancelling a run
     "what ran is audited",
   );
 });
+
+Deno.test("a run's last round is checkpointed only when a write ran in it: its final state follows at once", async () => {
+  const saves = async (plan: { tool: string; args: Record<string, unknown> }[]) => {
+    const { runner, runStore } = runsLoop({
+      planner: new ScriptedPlanner(plan),
+      tools: countedTools([]),
+      approval: "none",
+    });
+    const done = await runner.run(loopRequest("invoices"), { caller: ALICE });
+    assert.equal(done.data.stopReason, "finalized");
+    const stored = await runStore.get(ALICE, done.data.runId!);
+    assert.equal(stored?.status, "completed");
+    return stored!.version - 1; // each save adds one to the version the run was created with
+  };
+  const finalize = { tool: "finalize_summary", args: {} };
+  // Reads: the plan, then the final state. A crash in between re-runs reads only.
+  assert.equal(await saves([{ tool: "find_invoice", args: { number: "7" } }, finalize]), 2);
+  // A write: the plan, its write-ahead record, the round with its result, the final state.
+  assert.equal(await saves([{ tool: "pay", args: { amount: 5 } }, finalize]), 4);
+});
