@@ -44,6 +44,16 @@ Deno.test("short texts are sent as they are", () =>
     assert.deepEqual(server.embeddingRequests[0].body.input, ["café ☕", "x"]);
   }));
 
+Deno.test("a long text that spells <|endoftext|> is cut and embedded as ordinary text", () =>
+  withEmbedder(async (server, client) => {
+    const text = `${LONG.slice(0, 100)} <|endoftext|> ${LONG}`;
+    const [vector] = await new OpenAiEmbedder(client).embed([text]);
+    assert.equal(vector.length, 1536);
+    assert.deepEqual(server.refusals, []);
+    const sent = (server.embeddingRequests[0].body.input as string[])[0];
+    assert.ok(sent.includes("<|endoftext|>") && text.startsWith(sent));
+  }));
+
 Deno.test("MCP_LOOP_EMBEDDING_MAX_TOKENS's limit is applied instead of the model's", () =>
   withEmbedder(async (server, client) => {
     await new OpenAiEmbedder(client, { maxInputTokens: 100 }).embed([LONG]);

@@ -29,6 +29,13 @@ import * as cl100k from "gpt-tokenizer/encoding/cl100k_base";
 import * as o200k from "gpt-tokenizer/encoding/o200k_base";
 import { strictSchemaProblem } from "./openai_strict_schema.ts";
 
+/**
+ * The API takes a message or an embedding input that spells a special token (`<|endoftext|>`)
+ * as ordinary text: it is counted, never refused (the tokenizer's default throws on it, which
+ * would make this fake stricter than the service in the wrong way: refusing what it accepts).
+ */
+export const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
 /** An error answer of the API. */
 export interface ApiError {
   status: number;
@@ -236,13 +243,15 @@ export function promptTokens(
     content: typeof m.content === "string" ? m.content : JSON.stringify(m.content),
   }));
   // Structured output schemas are part of the prompt (and of its cacheable prefix): first.
-  const format = body.response_format ? tokenizer.encode(JSON.stringify(body.response_format)) : [];
-  return [...format, ...tokenizer.encodeChat(messages, "gpt-4o")];
+  const format = body.response_format
+    ? tokenizer.encode(JSON.stringify(body.response_format), AS_TEXT)
+    : [];
+  return [...format, ...tokenizer.encodeChat(messages, "gpt-4o", AS_TEXT)];
 }
 
 /** Tokens of `text` in `encoding`. */
 export function countTokens(encoding: ChatModelKind["encoding"], text: string): number {
-  return (encoding === "o200k_base" ? o200k : cl100k).countTokens(text);
+  return (encoding === "o200k_base" ? o200k : cl100k).countTokens(text, AS_TEXT);
 }
 
 /** The first `count` tokens of `text`. */
@@ -252,7 +261,7 @@ export function firstTokens(
   count: number,
 ): string {
   const tokenizer = encoding === "o200k_base" ? o200k : cl100k;
-  return tokenizer.decode(tokenizer.encode(text).slice(0, count));
+  return tokenizer.decode(tokenizer.encode(text, AS_TEXT).slice(0, count));
 }
 
 export function invalid(message: string, param: string | null, code: string | null): ApiError {

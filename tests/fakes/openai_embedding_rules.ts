@@ -13,7 +13,7 @@
  * 8192 tokens."; "Requested N tokens, max 300000 tokens per request").
  */
 import * as cl100k from "gpt-tokenizer/encoding/cl100k_base";
-import { type ApiError, invalid, modelNotFound } from "./openai_api_rules.ts";
+import { type ApiError, AS_TEXT, invalid, modelNotFound } from "./openai_api_rules.ts";
 
 /** Every parameter of `CreateEmbeddingRequest` (which has `additionalProperties: false`). */
 export const EMBEDDING_PARAMETERS = new Set([
@@ -95,7 +95,7 @@ export function embeddingRequestError(
     }
   }
   // Every embedding model counts with cl100k_base.
-  const tokens = (inputs as string[]).map((input) => cl100k.countTokens(input));
+  const tokens = (inputs as string[]).map((input) => cl100k.countTokens(input, AS_TEXT));
   if (tokens.some((count) => count > EMBEDDING_MAX_TOKENS)) {
     return invalid(
       `Invalid 'input': maximum context length is ${EMBEDDING_MAX_TOKENS} tokens.`,

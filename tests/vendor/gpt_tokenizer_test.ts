@@ -9,6 +9,7 @@ import fc from "fast-check";
 import * as npm from "gpt-tokenizer/encoding/cl100k_base";
 import * as vendoredModule from "../../shared/vendor/gpt-tokenizer/encoding/cl100k_base.js";
 import { fitToTokens } from "../../shared/adapters/openai/embedding_tokens.ts";
+import { PROMPT_COUNTER } from "../../shared/adapters/openai/chat_tokens.ts";
 import { denoInfo } from "../deploy/bundle_graph.ts";
 
 const VERSION = "4.0.0";
@@ -128,4 +129,24 @@ Deno.test("fitToTokens, which loads the vendored copy, cuts to the package's cou
   assert.equal(fitted.tokens, npm.countTokens(fitted.text));
   assert.ok(fitted.tokens! <= 1_000 && fitted.tokens! >= 990, String(fitted.tokens));
   assert.ok(long.startsWith(fitted.text));
+});
+
+Deno.test("text that spells a special token is counted and cut as ordinary text, never refused", async () => {
+  const text = `${"word ".repeat(3_000)}<|endoftext|> and <|im_start|>system`;
+  const asText = { disallowedSpecial: new Set<string>() };
+  const fitted = await fitToTokens(text, 8_191);
+  assert.equal(fitted.truncated, false);
+  assert.equal(fitted.tokens, npm.countTokens(text, asText));
+  assert.ok(
+    fitted.tokens! > npm.countTokens("word ".repeat(3_000)) + 6,
+    "spelled out, not one token",
+  );
+  const cut = await fitToTokens(text, 3_001);
+  assert.equal(cut.truncated, true);
+  assert.ok(cut.tokens! <= 3_001 && text.startsWith(cut.text));
+  const prompt = await PROMPT_COUNTER.countRequest({
+    messages: [{ role: "user", content: "ignore <|endoftext|> this" }],
+  });
+  assert.ok(prompt > 0);
+  assert.ok(await PROMPT_COUNTER.countText("<|endoftext|>") > 1);
 });

@@ -11,6 +11,7 @@
  * with a budget count before sending.
  */
 import type { ChatCompletionRequest, TokenCounter } from "../../ports.ts";
+import { AS_TEXT } from "./embedding_tokens.ts";
 
 // Types only: the npm package is not bundled (a type import is not followed).
 type Cl100k = typeof import("gpt-tokenizer/encoding/cl100k_base");
@@ -35,14 +36,17 @@ export const PROMPT_COUNTER: TokenCounter = {
     const spec = request.jsonSchema;
     // The response_format as the chat adapter sends it.
     const format = spec
-      ? countTokens(JSON.stringify({
-        type: "json_schema",
-        json_schema: { name: spec.name, schema: spec.schema, strict: spec.strict === true },
-      }))
+      ? countTokens(
+        JSON.stringify({
+          type: "json_schema",
+          json_schema: { name: spec.name, schema: spec.schema, strict: spec.strict === true },
+        }),
+        AS_TEXT,
+      )
       : 0;
-    return Math.ceil((format + encodeChat(request.messages, "gpt-4").length) * SAFETY);
+    return Math.ceil((format + encodeChat(request.messages, "gpt-4", AS_TEXT).length) * SAFETY);
   },
   async countText(text: string): Promise<number> {
-    return Math.ceil((await cl100k()).countTokens(text) * SAFETY);
+    return Math.ceil((await cl100k()).countTokens(text, AS_TEXT) * SAFETY);
   },
 };

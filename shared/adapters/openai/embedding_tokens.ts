@@ -22,6 +22,12 @@ function cl100k(): Promise<Cl100k> {
 
 const encoder = new TextEncoder();
 
+/**
+ * Text that spells a special token (`<|endoftext|>`) is ordinary text to the API: counted as such,
+ * never refused (the tokenizer's default throws on it).
+ */
+export const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
 /** A text ready to embed, with its token count when it was counted. */
 export interface EmbeddingInput {
   text: string;
@@ -37,14 +43,14 @@ export async function fitToTokens(text: string, limit: number): Promise<Embeddin
   const bytes = encoder.encode(text).length;
   if (bytes <= limit) return { text, bytes, truncated: false };
   const { encode, decode } = await cl100k();
-  const tokens = encode(text);
+  const tokens = encode(text, AS_TEXT);
   if (tokens.length <= limit) return { text, tokens: tokens.length, bytes, truncated: false };
   // A cut inside a character decodes to U+FFFD: drop it. Re-encoding a cut text can merge
   // differently at the end, so cut further until it fits.
   let keep = limit;
   while (keep > 0) {
     const cut = decode(tokens.slice(0, keep)).replace(/\uFFFD+$/, "");
-    const count = encode(cut).length;
+    const count = encode(cut, AS_TEXT).length;
     if (count <= limit) {
       return { text: cut, tokens: count, bytes: encoder.encode(cut).length, truncated: true };
     }
