@@ -179,6 +179,8 @@ export interface ContextMessage {
   createdAt: string;
   /** Cosine similarity to the latest message (semantic matches only). */
   similarity?: number;
+  /** The rankings that found it, full-text and/or vector (semantic matches only). */
+  foundBy?: ("full_text" | "vector")[];
 }
 
 /**

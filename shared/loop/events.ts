@@ -15,7 +15,10 @@ import type { LoadedContext } from "./context_stage.ts";
 export type LoopEventListener = (event: LoopEvent, id?: number) => void;
 
 /** The `context` event: counts, and the messages as the planner sees them. */
-export function contextEvent(loaded: LoadedContext, embeddingModel: string): LoopEvent {
+export function contextEvent(
+  loaded: Pick<LoadedContext, "recentMessages" | "semanticMatches">,
+  embeddingModel: string,
+): LoopEvent {
   const brief = ({ role, content, createdAt }: StoredMessage) => ({ role, content, createdAt });
   return {
     type: "context",
@@ -26,6 +29,7 @@ export function contextEvent(loaded: LoadedContext, embeddingModel: string): Loo
       recent: loaded.recentMessages.map(brief),
       matches: loaded.semanticMatches.map((match) => ({
         ...brief(match),
+        foundBy: match.foundBy,
         ...(match.similarity === undefined
           ? {}
           : { similarity: Math.round(match.similarity * 1000) / 1000 }),

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { isAppError } from "../../shared/errors.ts";
 import type { LoopEvent } from "../../shared/contracts.ts";
 import { runMcpLoop } from "../../shared/loop/runner.ts";
+import { contextEvent } from "../../shared/loop/events.ts";
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
@@ -76,4 +77,26 @@ Deno.test("runMcpLoop validates its request and runs it", async () => {
     runMcpLoop({ ...loopRequest(), mode: "wizard" as never }, deps),
     (e) => isAppError(e) && e.code === "VALIDATION_FAILED",
   );
+});
+
+Deno.test("the context event shows which rankings found each match, and its similarity", () => {
+  const match = {
+    id: "m1",
+    sessionId: "s",
+    role: "user" as const,
+    content: "order ORD-7731 never arrived",
+    createdAt: "2026-11-01T00:00:00.000Z",
+    similarity: 0.81234,
+    foundBy: ["full_text" as const, "vector" as const],
+    score: 0.032,
+  };
+  const event = contextEvent({ recentMessages: [], semanticMatches: [match] }, "hashing-v1");
+  assert.equal(event.type, "context");
+  assert.deepEqual(event.type === "context" && event.messages.matches, [{
+    role: "user",
+    content: "order ORD-7731 never arrived",
+    createdAt: "2026-11-01T00:00:00.000Z",
+    foundBy: ["full_text", "vector"],
+    similarity: 0.812,
+  }]);
 });
