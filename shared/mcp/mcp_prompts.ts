@@ -2,8 +2,9 @@
  * MCP prompts: `refine`, which tells an agent how to run a refinement loop
  * with these tools (the loop type's threshold and iteration limit from the
  * configuration), and one prompt per request mode, which wraps a user's
- * message exactly as the loop's planner would see it — so a client can
- * reproduce a loop turn by hand.
+ * message as the loop's planner would see it (the session's recent messages
+ * and the caller's working memory; not the matches a search would add) — so a
+ * client can reproduce a loop turn by hand.
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { LoopTypeName, type MCPRequest, Mode } from "../contracts.ts";
@@ -13,11 +14,14 @@ import type { LoopType } from "../store/refinement_store_port.ts";
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from "../refinement/policy.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
+import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
 
 /** What the prompts need. */
 export interface McpPromptDeps {
   registry: ToolRegistry;
   conversations: ConversationStore;
+  /** The caller's working memory, shown to the planner every turn. */
+  memory?: WorkingMemoryStore;
   policy?: ToolPolicy;
   refinementSettings?: Readonly<Record<LoopType, LoopSettings>>;
 }
@@ -41,7 +45,7 @@ export const PROMPTS = Object.freeze([
     name: mode,
     title: `A ${mode} loop turn`,
     description:
-      `The planner's prompt for a message in mode "${mode}": the tools this caller may use in that mode, with their schemas, and the session's recent messages. Send it to a model to plan the turn by hand.`,
+      `The planner's prompt for a message in mode "${mode}": the tools this caller may use in that mode, with their schemas, the session's recent messages and the caller's working memory. Send it to a model to plan the turn by hand.`,
     arguments: [
       { name: "message", description: "The user's message", required: true },
       {
@@ -115,6 +119,7 @@ async function modePrompt(
     ? (await deps.conversations.listMessages(caller, sessionId, 10))
       .map(({ role, content }) => ({ role, content }))
     : [];
+  const workingMemory = deps.memory ? (await deps.memory.getMemory(caller)).document : {};
   const request: MCPRequest = {
     mode,
     sessionId: sessionId ?? "mcp-prompt",
@@ -126,7 +131,13 @@ async function modePrompt(
   });
   const [system, user] = buildPlanMessages({
     request,
-    context: { recentMessages, semanticMatches: [], sessionId: request.sessionId, mode },
+    context: {
+      recentMessages,
+      semanticMatches: [],
+      workingMemory,
+      sessionId: request.sessionId,
+      mode,
+    },
     tools,
     signal: new AbortController().signal,
   });

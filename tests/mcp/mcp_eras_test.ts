@@ -133,6 +133,18 @@ for (const [era, connect] of Object.entries(ERAS)) {
       assert.match(planner, /You are a planning agent/);
       assert.match(planner, /"what is the door's colour\?"/);
       assert.match(planner, /remember the blue door/);
+      // The caller's working memory, as the planner sees it every turn: hers, not bob's.
+      await alice.callTool({
+        name: "remember",
+        arguments: { fact: "Her locker code is 4417" },
+      });
+      const withMemory = await alice.getPrompt({ name: "general", arguments: { message: "hi" } });
+      assert.match(
+        withMemory.messages[0].content.text!,
+        /"workingMemory":.*locker code is 4417/s,
+      );
+      const bobs = await bob.getPrompt({ name: "general", arguments: { message: "hi" } });
+      assert.doesNotMatch(bobs.messages[0].content.text!, /4417/);
 
       // Completions from the caller's own data.
       const ids = await alice.complete({
