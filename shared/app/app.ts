@@ -69,7 +69,7 @@ export interface AppOverrides {
   limits?: CallerLimiter;
   /** Where runs are kept (default: SQL on the database). */
   runs?: RunStore;
-  /** Replaces `fetch` for the caller's supabase-js client in tools (tests). */
+  /** Replaces `fetch` for supabase-js: the caller's client in tools, the Supabase API stores (tests). */
   fetch?: typeof fetch;
   /**
    * Open the database at start (default) or on first use: a stdio server that
@@ -104,7 +104,10 @@ export interface App {
 }
 
 /** Builds the app from the configuration. The database and remote servers connect in the background. */
-export function createApp(config: Config, overrides: AppOverrides = {}): App {
+export function createApp(configured: Config, overrides: AppOverrides = {}): App {
+  const config = overrides.fetch && configured.store.kind === "supabase"
+    ? { ...configured, store: { ...configured.store, fetch: overrides.fetch } }
+    : configured;
   const logger = overrides.logger ??
     createConsoleLogger({ level: config.logLevel, redact: createRedactor(configSecrets(config)) });
   warnIfOpen(config, logger);

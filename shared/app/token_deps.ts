@@ -1,8 +1,8 @@
 /**
  * What keeps a run's tokens down, chosen from the configuration: tool search
  * over the registry, prices and budgets (prompts counted before sending), and
- * compaction of long sessions (when the conversations are in SQL, the
- * configured store; the chat model summarises when there is one).
+ * compaction of long sessions (beside the configured conversation store: SQL,
+ * or Supabase's API; the chat model summarises when there is one).
  */
 import { PROMPT_COUNTER } from "../adapters/openai/chat_tokens.ts";
 import type { Config } from "../config/config.ts";
@@ -12,6 +12,7 @@ import { extractiveSummary, modelSessionSummarizer } from "../loop/session_summa
 import { createToolSearch } from "../loop/tool_selection.ts";
 import type { Embedder, Logger, Sql } from "../ports.ts";
 import { SqlSessionSummaryStore } from "../store/sql_session_summary_store.ts";
+import type { SessionSummaryStore } from "../store/session_summary_store.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import type { Models } from "./models.ts";
@@ -41,12 +42,29 @@ function compactionFor(
   config: Config,
   { sql, models, logger }: { sql: Sql; models: Models; logger: Logger },
 ): CompactionDeps | undefined {
-  if (config.store.kind !== "sql" || config.compaction.afterTokens <= 0) return undefined;
+  if (config.compaction.afterTokens <= 0) return undefined;
   return {
-    store: new SqlSessionSummaryStore(sql),
+    store: summaryStore(config, sql),
     summarize: models.chatModel
       ? modelSessionSummarizer(models.chatModel, { logger })
       : (input) => Promise.resolve(extractiveSummary(input)),
     options: { ...config.compaction, keepRecent: config.memory.recentLimit },
+  };
+}
+
+/** Where summaries are kept: beside the conversations (Supabase's API loaded on first use). */
+function summaryStore(config: Config, sql: Sql): SessionSummaryStore {
+  const storeConfig = config.store;
+  if (storeConfig.kind === "sql") return new SqlSessionSummaryStore(sql);
+  let loading: Promise<SessionSummaryStore> | undefined;
+  const load = () =>
+    loading ??= import("../adapters/supabase/supabase_session_summaries.ts").then(
+      ({ SupabaseSessionSummaryStore }) => new SupabaseSessionSummaryStore(storeConfig),
+    );
+  return {
+    load: async (caller, sessionId, recentLimit) =>
+      (await load()).load(caller, sessionId, recentLimit),
+    history: async (caller, sessionId, range) => (await load()).history(caller, sessionId, range),
+    save: async (caller, sessionId, summary) => (await load()).save(caller, sessionId, summary),
   };
 }

@@ -16,7 +16,14 @@ export type DatabaseConfig =
 /** The conversation store. */
 export type StoreConfig =
   | { kind: "sql" }
-  | { kind: "supabase"; url: string; publishableKey: string; secretKey?: string };
+  | {
+    kind: "supabase";
+    url: string;
+    publishableKey: string;
+    secretKey?: string;
+    /** Replaces `fetch` (tests; never from the environment). */
+    fetch?: typeof fetch;
+  };
 
 /**
  * The database: Postgres when a URL is set, else PGlite in a data folder.
