@@ -116,3 +116,33 @@ Deno.test("take_caller_quota counts each caller's minute in the database, for ev
     (e: { code?: string }) => e.code === "RATE_LIMITED",
   );
 });
+
+Deno.test("the minutes of callers who have gone are removed by later takes, a few at a time", async () => {
+  const sql = await sharedPglite();
+  const quota = new SqlCallerQuota(sql);
+  const gone = Array.from({ length: 30 }, () => `key:gone-${crypto.randomUUID()}`);
+  for (const owner of gone) {
+    await sql.query(
+      `insert into public.caller_quota (owner, window_start, requests)
+       values ($1, date_trunc('minute', clock_timestamp()) - interval '60 minutes', 5)`,
+      [owner],
+    );
+  }
+  const left = async () =>
+    Number(
+      (await sql.query<{ n: number }>(
+        "select count(*)::int as n from public.caller_quota where owner = any($1::text[])",
+        [gone],
+      ))[0].n,
+    );
+  const someone: Caller = { userId: null, owner: `key:quota-${crypto.randomUUID()}` };
+  await quota.take(someone, { bytes: 0 }, { requests: 0, bytes: 0 });
+  assert.ok((await left()) <= 10, "at most 20 lapsed rows each take, oldest first");
+  await quota.take(someone, { bytes: 0 }, { requests: 0, bytes: 0 });
+  assert.equal(await left(), 0);
+  const [{ n: current }] = await sql.query<{ n: number }>(
+    "select count(*)::int as n from public.caller_quota where owner = $1",
+    [someone.owner],
+  );
+  assert.equal(current, 1, "the current minute stays");
+});
