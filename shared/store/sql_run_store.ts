@@ -91,7 +91,7 @@ export class SqlRunStore implements RunStore {
         );
       }
       return created;
-    }, { transaction: true });
+    }, { transaction: events.length > 0 });
     return toRecord(rows[0]);
   }
 
@@ -152,7 +152,7 @@ export class SqlRunStore implements RunStore {
             eventsJson(events),
           ],
         ),
-      { transaction: true },
+      // One statement: atomic on its own, no transaction's two extra round trips.
     );
     if (rows.length === 0) return undefined;
     const [row] = rows;
