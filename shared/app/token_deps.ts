@@ -64,6 +64,8 @@ function summaryStore(config: Config, sql: Sql): SessionSummaryStore {
   return {
     load: async (caller, sessionId, recentLimit) =>
       (await load()).load(caller, sessionId, recentLimit),
+    loadState: async (caller, sessionId, recentLimit) =>
+      (await load()).loadState(caller, sessionId, recentLimit),
     history: async (caller, sessionId, range) => (await load()).history(caller, sessionId, range),
     save: async (caller, sessionId, summary) => (await load()).save(caller, sessionId, summary),
   };

@@ -70,7 +70,10 @@ export async function compactSession(
   },
 ): Promise<SessionSummary | undefined> {
   const { store, options } = deps;
-  const current = await store.load(caller, sessionId, options.keepRecent);
+  const state = await store.loadState(caller, sessionId, options.keepRecent);
+  const current = state.summary;
+  // Too little older text to reach the budget, whatever its tokens: no history to read.
+  if (state.older.messages === 0 || mostTokens(state.older) < options.afterTokens) return current;
   const history = await store.history(caller, sessionId, {
     afterSeq: current?.coveredSeq ?? -1,
     limit: HISTORY_LIMIT,
@@ -95,6 +98,15 @@ export async function compactSession(
     expectedVersion: current?.version ?? 0,
   });
   return await store.load(caller, sessionId, options.keepRecent);
+}
+
+/**
+ * The most tokens the older messages can count as, joined by newlines: a
+ * tokenizer's token spans at least one byte, and the counters here add at most
+ * 5 % (the prompt counter's safety margin; four characters a token offline).
+ */
+export function mostTokens({ messages, bytes }: { messages: number; bytes: number }): number {
+  return Math.ceil((bytes + messages) * 1.05) + 1;
 }
 
 /**

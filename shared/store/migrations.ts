@@ -89,6 +89,7 @@ export const SCHEMA_FUNCTIONS = [
   "list_chat_messages",
   "list_chat_sessions",
   "load_chat_context",
+  "load_session_state",
   "load_session_summary",
   "mark_chat_erasure",
   "match_chat_messages",

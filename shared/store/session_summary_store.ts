@@ -17,6 +17,13 @@ export interface SessionSummary {
   coveredRecentIds: string[];
 }
 
+/** A session's summary and what it does not cover yet: compaction's first read. */
+export interface SummaryState {
+  summary?: SessionSummary;
+  /** The messages older than the recent window and not summarised: how many, and their UTF-8 bytes. */
+  older: { messages: number; bytes: number };
+}
+
 /** A message with its position in the session. */
 export interface HistoryMessage extends Pick<StoredMessage, "id" | "role" | "content"> {
   seq: number;
@@ -35,6 +42,8 @@ export interface SummaryToSave {
 export interface SessionSummaryStore {
   /** The session's summary, if it has one; `recentLimit` is the recent window's size. */
   load(caller: Caller, sessionId: string, recentLimit: number): Promise<SessionSummary | undefined>;
+  /** The summary, and the size of what is older than the recent window and not summarised. */
+  loadState(caller: Caller, sessionId: string, recentLimit: number): Promise<SummaryState>;
   /** The session's messages after `afterSeq`, oldest first, at most `limit`. */
   history(
     caller: Caller,

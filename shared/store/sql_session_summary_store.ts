@@ -1,6 +1,7 @@
 /**
  * Session summaries on Postgres, through the SQL functions of
- * `supabase/migrations/20261127000000_session_summaries.sql` (so supabase-js
+ * `supabase/migrations/20261127000000_session_summaries.sql` and
+ * `…20261128000200_session_state.sql` (so supabase-js
  * callers can use the same code path over RPC), as the caller (row level
  * security for signed-in users).
  */
@@ -10,17 +11,43 @@ import type {
   HistoryMessage,
   SessionSummary,
   SessionSummaryStore,
+  SummaryState,
   SummaryToSave,
 } from "./session_summary_store.ts";
 import { toSafeText } from "./sql_values.ts";
 
-interface SummaryRow {
-  summary: string;
-  covered_seq: string | number;
-  covered_messages: number;
-  version: number;
+/** A row of `load_session_summary` (a summary) or `load_session_state` (summary columns null without one). */
+export interface SummaryRow {
+  summary: string | null;
+  covered_seq: string | number | null;
+  covered_messages: number | null;
+  version: number | null;
   covered_recent: string[] | null;
+  older_messages?: number | string;
+  older_bytes?: number | string;
 }
+
+/** The summary a row holds, if it holds one. */
+export function toSessionSummary(row: SummaryRow | undefined): SessionSummary | undefined {
+  if (!row || row.summary === null) return undefined;
+  return {
+    summary: row.summary,
+    coveredSeq: Number(row.covered_seq),
+    coveredMessages: Number(row.covered_messages),
+    version: Number(row.version),
+    coveredRecentIds: row.covered_recent ?? [],
+  };
+}
+
+/** A `load_session_state` row as the port's state. */
+export function toSummaryState(row: SummaryRow | undefined): SummaryState {
+  return {
+    summary: toSessionSummary(row),
+    older: { messages: Number(row?.older_messages ?? 0), bytes: Number(row?.older_bytes ?? 0) },
+  };
+}
+
+const SUMMARY_COLUMNS = "summary, covered_seq, covered_messages, version, covered_recent";
 
 /** {@link SessionSummaryStore} over the `Sql` port. */
 export class SqlSessionSummaryStore implements SessionSummaryStore {
@@ -37,17 +64,20 @@ export class SqlSessionSummaryStore implements SessionSummaryStore {
   ): Promise<SessionSummary | undefined> {
     const [row] = await asCaller(this.#sql, caller, (db) =>
       db.query<SummaryRow>(
-        `select summary, covered_seq, covered_messages, version, covered_recent
-         from public.load_session_summary($1, $2, $3)`,
+        `select ${SUMMARY_COLUMNS} from public.load_session_summary($1, $2, $3)`,
         [toSafeText(sessionId), caller.owner, recentLimit],
       ));
-    return row && {
-      summary: row.summary,
-      coveredSeq: Number(row.covered_seq),
-      coveredMessages: row.covered_messages,
-      version: row.version,
-      coveredRecentIds: row.covered_recent ?? [],
-    };
+    return toSessionSummary(row);
+  }
+
+  async loadState(caller: Caller, sessionId: string, recentLimit: number): Promise<SummaryState> {
+    const [row] = await asCaller(this.#sql, caller, (db) =>
+      db.query<SummaryRow>(
+        `select ${SUMMARY_COLUMNS}, older_messages, older_bytes
+         from public.load_session_state($1, $2, $3)`,
+        [toSafeText(sessionId), caller.owner, recentLimit],
+      ));
+    return toSummaryState(row);
   }
 
   async history(

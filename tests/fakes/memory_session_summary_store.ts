@@ -8,6 +8,7 @@ import type {
   HistoryMessage,
   SessionSummary,
   SessionSummaryStore,
+  SummaryState,
   SummaryToSave,
 } from "../../shared/store/session_summary_store.ts";
 import type { MemoryConversationStore } from "./memory_conversation_store.ts";
@@ -35,6 +36,15 @@ export class MemorySessionSummaryStore implements SessionSummaryStore {
       ...stored,
       coveredRecentIds: recent.filter((row) => row.seq <= stored.coveredSeq).map((row) => row.id),
     });
+  }
+
+  async loadState(caller: Caller, sessionId: string, recentLimit: number): Promise<SummaryState> {
+    const summary = await this.load(caller, sessionId, recentLimit);
+    const rows = this.#rows(caller, sessionId);
+    const older = rows.slice(0, Math.max(0, rows.length - Math.max(recentLimit, 0)))
+      .filter((row) => row.seq > (summary?.coveredSeq ?? -1));
+    const bytes = older.reduce((n, row) => n + new TextEncoder().encode(row.content).length, 0);
+    return { summary, older: { messages: older.length, bytes } };
   }
 
   history(

@@ -99,7 +99,8 @@ Deno.test("a session with fewer messages than the recent window reads no summary
   const counted: CompactionDeps = {
     ...deps,
     store: {
-      load: (...args) => (reads++, summaries.load(...args)),
+      load: (...args) => summaries.load(...args),
+      loadState: (...args) => (reads++, summaries.loadState(...args)),
       history: (...args) => summaries.history(...args),
       save: (...args) => summaries.save(...args),
     },
@@ -114,6 +115,34 @@ Deno.test("a session with fewer messages than the recent window reads no summary
   await withSessionSummary(recent(4), options);
   assert.equal(reads, 1, "a full window may have older messages behind it");
   assert.equal(inputs.length, 0);
+});
+
+Deno.test("older messages too short to reach the budget are not read at all", async () => {
+  const store = new MemoryConversationStore();
+  seed(store, ALICE, "s", [...TURN, ...TURN, ...TURN]); // 12 messages of about 70 bytes
+  const { deps, inputs } = compaction(store, { keepRecent: 4, afterTokens: 1_000 });
+  const summaries = deps.store;
+  const calls: string[] = [];
+  const counted: CompactionDeps = {
+    ...deps,
+    store: {
+      load: (...args) => (calls.push("load"), summaries.load(...args)),
+      loadState: (...args) => (calls.push("state"), summaries.loadState(...args)),
+      history: (...args) => (calls.push("history"), summaries.history(...args)),
+      save: (...args) => (calls.push("save"), summaries.save(...args)),
+    },
+  };
+  const state = await summaries.loadState(ALICE, "s", 4);
+  assert.equal(state.older.messages, 8);
+  assert.ok(state.older.bytes > 8 * 60 && state.older.bytes < 8 * 90, String(state.older.bytes));
+  assert.equal(await compactSession({ deps: counted, caller: ALICE, sessionId: "s" }), undefined);
+  assert.deepEqual(calls, ["state"], "8 messages of ~70 bytes cannot count 1,000 tokens");
+  // Past the bound, the history is read and counted as before.
+  calls.length = 0;
+  const low = { ...counted, options: { ...counted.options, afterTokens: 100 } };
+  assert.ok(await compactSession({ deps: low, caller: ALICE, sessionId: "s" }));
+  assert.deepEqual(calls, ["state", "history", "save", "load"]);
+  assert.equal(inputs.length, 1);
 });
 
 Deno.test("the next compaction folds the new older messages into the previous summary", async () => {

@@ -80,6 +80,39 @@ export function sessionSummaryStoreSuite(name: string, make: SummaryStoreFactory
     assert.deepEqual(loaded?.coveredRecentIds.sort(), [all[2].id, all[3].id].sort());
   });
 
+  Deno.test(`${name}: the state counts the older messages a summary does not cover, and their bytes`, async () => {
+    const { summaries, conversations } = await make();
+    const caller = user();
+    const empty = await summaries.loadState(caller, "none", 4);
+    assert.deepEqual(empty, { summary: undefined, older: { messages: 0, bytes: 0 } });
+    await turns(conversations, caller, "s1", 4); // 8 messages: 4 recent, 4 older
+    const before = await summaries.loadState(caller, "s1", 4);
+    assert.equal(before.summary, undefined);
+    // "question 0", "answer 0", "question 1", "answer 1": 10 + 8 + 10 + 8 bytes.
+    assert.deepEqual(before.older, { messages: 4, bytes: 36 });
+    assert.deepEqual((await summaries.loadState(caller, "s1", 0)).older, {
+      messages: 8,
+      bytes: 72,
+    });
+    assert.deepEqual((await summaries.loadState(caller, "s1", 10)).older, {
+      messages: 0,
+      bytes: 0,
+    });
+    const all = await summaries.history(caller, "s1", { afterSeq: -1, limit: 100 });
+    await summaries.save(caller, "s1", {
+      summary: "Two questions.",
+      coveredSeq: all[2].seq,
+      coveredMessages: 3,
+      expectedVersion: 0,
+    });
+    const after = await summaries.loadState(caller, "s1", 4);
+    assert.equal(after.summary?.summary, "Two questions.");
+    assert.deepEqual(after.summary?.coveredRecentIds, []);
+    assert.deepEqual(after.older, { messages: 1, bytes: 8 }, "only answer 1 is left");
+    const other = user();
+    assert.deepEqual((await summaries.loadState(other, "s1", 4)).older, { messages: 0, bytes: 0 });
+  });
+
   Deno.test(`${name}: a save at a stale version loses; the current version wins`, async () => {
     const { summaries, conversations } = await make();
     const caller = key("b");

@@ -1,6 +1,7 @@
 /**
  * Session summaries (compaction) through Supabase's API: the SQL functions of
- * `supabase/migrations/20261127000000_session_summaries.sql`, called over RPC
+ * `supabase/migrations/20261127000000_session_summaries.sql` (and
+ * `…20261128000200_session_state.sql`), called over RPC
  * as the caller (see supabase_rpc.ts), as the SQL store calls them.
  */
 import type { Caller } from "../../ports.ts";
@@ -8,18 +9,16 @@ import type {
   HistoryMessage,
   SessionSummary,
   SessionSummaryStore,
+  SummaryState,
   SummaryToSave,
 } from "../../store/session_summary_store.ts";
+import {
+  type SummaryRow,
+  toSessionSummary,
+  toSummaryState,
+} from "../../store/sql_session_summary_store.ts";
 import { toSafeText } from "../../store/sql_values.ts";
 import { SupabaseRpc, type SupabaseRpcOptions } from "./supabase_rpc.ts";
-
-interface SummaryRow {
-  summary: string;
-  covered_seq: string | number;
-  covered_messages: number;
-  version: number;
-  covered_recent: string[] | null;
-}
 
 /** {@link SessionSummaryStore} over supabase-js RPC calls. */
 export class SupabaseSessionSummaryStore implements SessionSummaryStore {
@@ -39,14 +38,16 @@ export class SupabaseSessionSummaryStore implements SessionSummaryStore {
       p_owner: caller.owner,
       p_recent_limit: recentLimit,
     }, "read the session's summary");
-    const [row] = rows ?? [];
-    return row && {
-      summary: row.summary,
-      coveredSeq: Number(row.covered_seq),
-      coveredMessages: row.covered_messages,
-      version: row.version,
-      coveredRecentIds: row.covered_recent ?? [],
-    };
+    return toSessionSummary(rows?.[0]);
+  }
+
+  async loadState(caller: Caller, sessionId: string, recentLimit: number): Promise<SummaryState> {
+    const rows = await this.#rpc.call<SummaryRow[] | null>(caller, "load_session_state", {
+      p_session_id: toSafeText(sessionId),
+      p_owner: caller.owner,
+      p_recent_limit: recentLimit,
+    }, "read the session's summary");
+    return toSummaryState(rows?.[0]);
   }
 
   async history(
