@@ -73,7 +73,9 @@ export async function compactSession(
   const state = await store.loadState(caller, sessionId, options.keepRecent);
   const current = state.summary;
   // Too little older text to reach the budget, whatever its tokens: no history to read.
-  if (state.older.messages === 0 || mostTokens(state.older) < options.afterTokens) return current;
+  if (state.older.messages === 0 || mostTokens(state.older, deps.counter) < options.afterTokens) {
+    return current;
+  }
   const history = await store.history(caller, sessionId, {
     afterSeq: current?.coveredSeq ?? -1,
     limit: HISTORY_LIMIT,
@@ -101,12 +103,17 @@ export async function compactSession(
 }
 
 /**
- * The most tokens the older messages can count as, joined by newlines: a
- * tokenizer's token spans at least one byte, and the counters here add at most
- * 5 % (the prompt counter's safety margin; four characters a token offline).
+ * The most tokens the older messages can count as, joined by newlines (a
+ * character is at least a byte): four characters a token by default; with a
+ * tokenizer, whose every token spans at least a byte, plus the prompt
+ * counter's 5 % safety margin.
  */
-export function mostTokens({ messages, bytes }: { messages: number; bytes: number }): number {
-  return Math.ceil((bytes + messages) * 1.05) + 1;
+export function mostTokens(
+  { messages, bytes }: { messages: number; bytes: number },
+  counter?: TokenCounter,
+): number {
+  const length = bytes + messages;
+  return (counter ? Math.ceil(length * 1.05) : Math.ceil(length / 4)) + 1;
 }
 
 /**

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { compactSession, turnEnd, withSessionSummary } from "../../shared/loop/compaction.ts";
+import fc from "fast-check";
+import {
+  compactSession,
+  mostTokens,
+  turnEnd,
+  withSessionSummary,
+} from "../../shared/loop/compaction.ts";
+import { APPROXIMATE_COUNTER } from "../../shared/loop/usage.ts";
+import { PROMPT_COUNTER } from "../../shared/adapters/openai/chat_tokens.ts";
 import type { CompactionDeps } from "../../shared/loop/compaction.ts";
 import {
   extractiveSummary,
@@ -220,4 +228,23 @@ Deno.test("the extractive summary says each thing once, keeps changed figures, a
     "- user: The Porto budget is 12,000 euros.",
     "- user: Correction: the Porto budget is 15,000 euros.",
   ]);
+});
+
+Deno.test("the bound on older tokens is never below what a counter counts", async () => {
+  const encoder = new TextEncoder();
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.string({ unit: "grapheme", minLength: 1 }), { minLength: 1 }),
+      async (texts) => {
+        const size = {
+          messages: texts.length,
+          bytes: texts.reduce((n, text) => n + encoder.encode(text).length, 0),
+        };
+        const joined = texts.join("\n");
+        assert.ok(await APPROXIMATE_COUNTER.countText(joined) <= mostTokens(size));
+        assert.ok(await PROMPT_COUNTER.countText(joined) <= mostTokens(size, PROMPT_COUNTER));
+      },
+    ),
+    { numRuns: 200 },
+  );
 });
