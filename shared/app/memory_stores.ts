@@ -10,6 +10,7 @@ import type { CallerDataStore } from "../store/caller_data_port.ts";
 import { SqlCallerDataStore } from "../store/sql_caller_data_store.ts";
 import { SqlWorkingMemoryStore } from "../store/sql_working_memory_store.ts";
 import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
+import { onFirstUse } from "./on_first_use.ts";
 
 /** Working memory, a caller's data, and the working memory's shape. */
 export interface MemoryStores {
@@ -51,22 +52,12 @@ function defaultStores(config: Config, sql: Sql): Omit<MemoryStores, "shape"> {
   if (storeConfig.kind === "sql") {
     return { memory: new SqlWorkingMemoryStore(sql), data: new SqlCallerDataStore(sql) };
   }
-  let loading: Promise<WorkingMemoryStore & CallerDataStore> | undefined;
-  const load = () =>
-    loading ??= import("../adapters/supabase/supabase_memory_stores.ts").then(
-      ({ SupabaseMemoryStores }) => new SupabaseMemoryStores(storeConfig),
-    );
-  return {
-    memory: {
-      getMemory: async (caller) => (await load()).getMemory(caller),
-      putMemory: async (caller, document, version) =>
-        (await load()).putMemory(caller, document, version),
-    },
-    data: {
-      deleteSession: async (caller, sessionId, options) =>
-        (await load()).deleteSession(caller, sessionId, options),
-      deleteEverything: async (caller) => (await load()).deleteEverything(caller),
-      exportEverything: async (caller) => (await load()).exportEverything(caller),
-    },
-  };
+  const stores = onFirstUse(
+    () =>
+      import("../adapters/supabase/supabase_memory_stores.ts").then(
+        ({ SupabaseMemoryStores }) => new SupabaseMemoryStores(storeConfig),
+      ),
+    ["getMemory", "putMemory", "deleteSession", "deleteEverything", "exportEverything"],
+  );
+  return { memory: stores, data: stores };
 }

@@ -13,6 +13,7 @@ import {
   readMigrationsToApply,
 } from "../store/migrations.ts";
 import { SqlConversationStore } from "../store/sql_conversation_store.ts";
+import { onFirstUse } from "./on_first_use.ts";
 
 /** What `openDatabase` uses of the PGlite adapter's module, `pglite_worker_sql.ts`. */
 export interface PgliteAdapterModule {
@@ -113,17 +114,12 @@ function analyzeOnClose(sql: Sql, logger: Logger): Sql {
 export function createConversationStore(config: Config, sql: Sql): ConversationStore {
   const { store: storeConfig, memory } = config;
   if (storeConfig.kind === "sql") return new SqlConversationStore(sql, memory);
-  let loading: Promise<ConversationStore> | undefined;
-  const load = () =>
-    loading ??= import("../adapters/supabase/supabase_conversation_store.ts").then(
-      ({ SupabaseConversationStore }) => new SupabaseConversationStore({ ...storeConfig, memory }),
-    );
-  return {
-    loadContext: async (input) => (await load()).loadContext(input),
-    saveTurn: async (input) => (await load()).saveTurn(input),
-    listMessages: async (caller, sessionId, limit) =>
-      (await load()).listMessages(caller, sessionId, limit),
-    listSessions: async (caller, prefix, limit) =>
-      (await load()).listSessions(caller, prefix, limit),
-  };
+  return onFirstUse(
+    () =>
+      import("../adapters/supabase/supabase_conversation_store.ts").then(
+        ({ SupabaseConversationStore }) =>
+          new SupabaseConversationStore({ ...storeConfig, memory }),
+      ),
+    ["loadContext", "saveTurn", "listMessages", "listSessions"],
+  );
 }

@@ -16,6 +16,7 @@ import type { SessionSummaryStore } from "../store/session_summary_store.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import type { Models } from "./models.ts";
+import { onFirstUse } from "./on_first_use.ts";
 
 /** Tool search, costs and compaction for the runner. */
 export function tokenDeps(
@@ -56,17 +57,11 @@ function compactionFor(
 function summaryStore(config: Config, sql: Sql): SessionSummaryStore {
   const storeConfig = config.store;
   if (storeConfig.kind === "sql") return new SqlSessionSummaryStore(sql);
-  let loading: Promise<SessionSummaryStore> | undefined;
-  const load = () =>
-    loading ??= import("../adapters/supabase/supabase_session_summaries.ts").then(
-      ({ SupabaseSessionSummaryStore }) => new SupabaseSessionSummaryStore(storeConfig),
-    );
-  return {
-    load: async (caller, sessionId, recentLimit) =>
-      (await load()).load(caller, sessionId, recentLimit),
-    loadState: async (caller, sessionId, recentLimit) =>
-      (await load()).loadState(caller, sessionId, recentLimit),
-    history: async (caller, sessionId, range) => (await load()).history(caller, sessionId, range),
-    save: async (caller, sessionId, summary) => (await load()).save(caller, sessionId, summary),
-  };
+  return onFirstUse(
+    () =>
+      import("../adapters/supabase/supabase_session_summaries.ts").then(
+        ({ SupabaseSessionSummaryStore }) => new SupabaseSessionSummaryStore(storeConfig),
+      ),
+    ["load", "loadState", "history", "save"],
+  );
 }
