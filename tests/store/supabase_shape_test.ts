@@ -167,13 +167,15 @@ Deno.test("Supabase shape: neither user can change, delete or forge the other's 
       )),
     /row-level security/,
   );
-  // Supabase's default privileges grant UPDATE on the table; with no update policy, RLS lets none through.
-  const updated = await asUser(USER_B, (tx) =>
-    tx.query(
-      "update public.chat_messages set content = 'changed' where session_id = $1 returning id",
-      [session],
-    ));
-  assert.deepEqual(updated, []);
+  // Supabase's default privileges grant UPDATE on the table; the migrations take it back.
+  await assert.rejects(
+    asUser(USER_B, (tx) =>
+      tx.query(
+        "update public.chat_messages set content = 'changed' where session_id = $1 returning id",
+        [session],
+      )),
+    /permission denied/,
+  );
   const contents = await sql.query<{ content: string }>(
     "select content from public.chat_messages where session_id = $1",
     [session],
