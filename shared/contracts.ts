@@ -3,7 +3,6 @@
  * specification (seed 001), as Zod schemas with their inferred types.
  */
 import { z } from "zod";
-import { PendingApproval } from "./runs/run_contract.ts";
 
 /** Upper bounds that keep one request's cost predictable. */
 export const LIMITS = {
@@ -205,6 +204,81 @@ export const LoopOutput = z.object({
 /** A refinement loop's output shape. */
 export type LoopOutput = z.infer<typeof LoopOutput>;
 
+/*
+ * Runs that outlive their request: a call waiting for a person's approval,
+ * the approvals a client sends back, and where a run stands.
+ */
+
+/** Where a run stands. `paused`: stopped at its deadline with its state saved (resumable). */
+export const RunStatus = z.enum([
+  "running",
+  "waiting_approval",
+  "paused",
+  "completed",
+  "failed",
+  "cancelled",
+]);
+/** Where a run stands. */
+export type RunStatus = z.infer<typeof RunStatus>;
+
+/** A tool call waiting for a person's yes or no. */
+export const PendingApproval = z.object({
+  /** What an approval names. */
+  id: z.string(),
+  tool: z.string(),
+  /** The args the call would run with (step references resolved). */
+  args: z.record(z.string(), z.unknown()),
+  round: z.int().min(1),
+  /** The call's step: its place in `intermediateResults` (the `n` of `/steps/<n>`). */
+  step: z.int().min(0),
+  /** When the approval lapses (ISO 8601); afterwards approving it answers 410. */
+  expiresAt: z.string(),
+});
+/** A call waiting for approval. */
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** One decision on a pending call. */
+export const ApprovalDecision = z.object({
+  id: z.string().min(1).max(100),
+  approved: z.boolean(),
+  /** Why it was denied (the planner sees it next round). */
+  reason: z.string().max(2_000).optional(),
+}).strict();
+/** One decision. */
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+/** The body of `POST /mcp-loop/runs/{runId}/approvals`. */
+export const ApprovalsBody = z.object({
+  approvals: z.array(ApprovalDecision).min(1, {
+    error: "approvals must hold at least one decision",
+  })
+    .max(20),
+}).strict();
+/** Approvals sent back. */
+export type ApprovalsBody = z.infer<typeof ApprovalsBody>;
+
+/** A run as its caller sees it (`GET /mcp-loop/runs/{runId}`). */
+export interface RunView {
+  runId: string;
+  sessionId: string;
+  status: RunStatus;
+  stopReason?: string;
+  /** The calls still waiting for a decision. */
+  pendingApprovals: PendingApproval[];
+  rounds: number;
+  plan: PlanEntry[];
+  intermediateResults: ActionResult[];
+  summaryMessage?: string;
+  usage: Usage;
+  /** The refinement loop the run opened or continued, if it is a refinement run (kept if it is cancelled). */
+  refinementLoopId?: string;
+  /** The number of its last event (`GET …/events` with `Last-Event-ID` goes on from there). */
+  lastEventId: number;
+  error?: { code: string; message: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
 /**
  * The successful response of `POST /mcp-loop`: the seed's fields (a one-round
  * run reads exactly as before), plus how the run went over its rounds.
@@ -251,16 +325,26 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
  * `result` (the response body) or `error` (the error body).
  */
 
-/** A stored message as the `context` event shows it. */
+/**
+ * A recalled message as the `context` event names it: its id, who wrote it,
+ * the start of its text, and for matches how well and by which ranking it
+ * matched. The event refers to messages; it does not copy them (the run's
+ * response carries them whole).
+ */
 export interface ContextMessage {
+  id: string;
   role: string;
-  content: string;
+  /** The first characters of its text ({@link CONTEXT_PREVIEW_CHARS} at most, then "…"). */
+  preview: string;
   createdAt: string;
   /** Cosine similarity to the latest message (semantic matches only). */
   similarity?: number;
   /** The rankings that found it, full-text and/or vector (semantic matches only). */
   foundBy?: ("full_text" | "vector")[];
 }
+
+/** The longest preview of a recalled message in the `context` event. */
+export const CONTEXT_PREVIEW_CHARS = 120;
 
 /** One progress event. */
 export type LoopEvent =
@@ -269,7 +353,7 @@ export type LoopEvent =
     recentMessages: number;
     semanticMatches: number;
     embeddingModel: string;
-    /** The messages themselves, as the planner sees them (no vectors). */
+    /** Which messages were recalled (references with a preview; no vectors). */
     messages: { recent: ContextMessage[]; matches: ContextMessage[] };
   }
   | { type: "round_start"; round: number; maxRounds: number }

@@ -33,7 +33,12 @@ const currentTime = defineTool({
       .describe("IANA time zone, like Europe/Lisbon, or a city, like Tokyo"),
   }),
   outputSchema: z.object({ time_zone: z.string(), iso: z.string(), local: z.string() }),
-  annotations: { title: "Current time", readOnlyHint: true, idempotentHint: false },
+  annotations: {
+    title: "Current time",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+  },
   run: ({ args }) => {
     const now = new Date();
     const local = new Intl.DateTimeFormat("en-GB", {

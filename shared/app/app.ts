@@ -27,8 +27,10 @@ import { type LazySql, lazySql } from "../store/lazy_sql.ts";
 import { SqlAuditLog } from "../store/sql_audit_log.ts";
 import { SqlCallerQuota } from "../store/sql_caller_quota.ts";
 import { type CallerLimiter, createCallerLimiter } from "../http/caller_limits.ts";
-import { approvalPolicy } from "../runs/approval_policy.ts";
+import { approvalRule } from "../tools/approval_rule.ts";
 import type { RunStore } from "../runs/run_store.ts";
+import type { ApprovalStore } from "../runs/approval_store.ts";
+import { keepAlive } from "../store/keep_alive.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { ToolPolicy } from "../tools/tool_policy.ts";
@@ -42,7 +44,7 @@ import { tokenDeps } from "./token_deps.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen, warnIfProcessKey } from "./routes.ts";
 import { createToolServices } from "./tool_services.ts";
-import { createRunsDeps } from "./runs_deps.ts";
+import { createRunEngine } from "./runs_deps.ts";
 import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
 
@@ -69,6 +71,8 @@ export interface AppOverrides {
   limits?: CallerLimiter;
   /** Where runs are kept (default: SQL on the database). */
   runs?: RunStore;
+  /** Where approval records are kept (default: SQL on the database). */
+  approvals?: ApprovalStore;
   /** Replaces `fetch` for supabase-js: the caller's client in tools, the Supabase API stores (tests). */
   fetch?: typeof fetch;
   /**
@@ -140,9 +144,16 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
     memoryStores,
   });
   const policy = new ToolPolicy(config.toolPolicy);
-  const approval = approvalPolicy(config.runs.approval);
+  const rule = approvalRule(config.runs.approval, config.runs.tainted);
   const conversations = overrides.store ?? createConversationStore(config, sql);
-  const runs = createRunsDeps(config, { sql, audit, approval, store: overrides.runs });
+  const runs = createRunEngine(config, {
+    sql,
+    audit,
+    rule,
+    store: overrides.runs,
+    approvals: overrides.approvals,
+    keepAlive,
+  });
   const embedder = overrides.embedder ?? models.embedder;
   const runner = new McpLoopRunner({
     registry,
@@ -173,7 +184,8 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
     loops: refinementStore,
     memory: memoryStores.memory,
     refinementSettings: config.refinement,
-    approvals: createMcpApprovals(config, { policy: approval, sql }),
+    approvals: createMcpApprovals(config, { rule, store: runs.approvals }),
+    untilReady: () => untilOpen(sql),
   };
   // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
   const runWhenOpen: Pick<McpLoopRunner, "run" | "resume" | "cancel"> = {
@@ -240,12 +252,14 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
 const OPEN_WAIT_MS = 30_000;
 
 /**
- * Waits for a database that is still opening (at most {@link OPEN_WAIT_MS}),
- * so its start-up is not charged to the first requests' deadlines. A failed
- * open is left for the request's own queries to report.
+ * Waits for a database that is still opening — or, opened on first use, not
+ * yet opened — at most {@link OPEN_WAIT_MS}, so its start-up is not charged to
+ * the first requests' deadlines. A failed open is left for the request's own
+ * queries to report.
  */
 async function untilOpen(sql: LazySql): Promise<void> {
-  if (sql.state() !== "opening") return;
+  const state = sql.state();
+  if (state !== "opening" && state !== "closed") return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
     sql.ready().catch(() => {}),

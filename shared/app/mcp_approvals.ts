@@ -1,24 +1,23 @@
 /**
- * What MCP approvals need, from the configuration: the approval policy, the
- * one-time records (SQL on the database) and the key their
- * request state is signed with. No MCP SDK is loaded here.
+ * What MCP approvals need, from the configuration: the approval rule, the
+ * approval records (the run engine's store: one for the loop and MCP) and the
+ * key their request state is signed with. No MCP SDK is loaded here.
  */
 import type { Config } from "../config/config.ts";
 import type { McpApprovals } from "../mcp/mcp_approval.ts";
 import { requestStateKey } from "../mcp/request_state_key.ts";
-import type { Sql } from "../ports.ts";
-import type { ApprovalPolicy } from "../runs/approval_policy.ts";
-import { SqlToolApprovalStore } from "../store/sql_tool_approval_store.ts";
+import type { ApprovalStore } from "../runs/approval_store.ts";
+import type { ApprovalRule } from "../tools/approval_rule.ts";
 
-/** MCP approvals with the loop's approval `policy`, their records on `sql`. */
+/** MCP approvals with the loop's approval `rule`, their records in `store`. */
 export function createMcpApprovals(
   config: Config,
-  { policy, sql }: { policy: ApprovalPolicy; sql: Sql },
+  { rule, store }: { rule: ApprovalRule; store: ApprovalStore },
 ): McpApprovals {
   return {
-    policy,
+    rule,
     mode: config.runs.approval,
-    store: new SqlToolApprovalStore(sql),
+    store,
     ttlMs: config.runs.approvalTtlMs,
     key: requestStateKey(config.mcp.requestStateKey),
   };

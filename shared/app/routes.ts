@@ -15,7 +15,7 @@ import { createRunsHandler } from "../http/runs_handler.ts";
 import type { CallerLimiter } from "../http/caller_limits.ts";
 import { createDataHandler } from "../http/data_handler.ts";
 import type { CallerDataStore } from "../store/caller_data_port.ts";
-import type { RunsDeps } from "../loop/run_part.ts";
+import type { RunEngine } from "../runs/engine.ts";
 import { createRouter } from "../http/router.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
@@ -31,7 +31,7 @@ export function buildRouter(
   config: Config,
   { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs, limits, data }: {
     runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
-    runs: RunsDeps;
+    runs: RunEngine;
     limits: CallerLimiter;
     /** Forgetting and export (`/sessions/{sessionId}`, `/data`). */
     data: CallerDataStore;

@@ -1,38 +1,41 @@
 /**
- * How the app keeps runs: SQL on its database (unless given a store), live
- * events within the process, the approval policy and TTL from the settings,
- * and background work kept alive on the edge runtime.
+ * The app's run engine: runs and approval records in SQL on its database
+ * (unless given stores), the approval rule, TTL, retention and background
+ * continuations from the settings, and background work kept alive by the
+ * runtime (`EdgeRuntime.waitUntil` on the edge).
  */
 import type { Config } from "../config/config.ts";
-import type { RunsDeps } from "../loop/run_part.ts";
 import type { AuditLog, Sql } from "../ports.ts";
-import type { ApprovalPolicy } from "../runs/approval_policy.ts";
-import { RunEventHub, RunningRuns } from "../runs/run_events.ts";
+import type { ApprovalStore } from "../runs/approval_store.ts";
+import { RunEngine } from "../runs/engine.ts";
 import type { RunStore } from "../runs/run_store.ts";
-import { keepAlive } from "../store/keep_alive.ts";
+import type { ApprovalRule } from "../tools/approval_rule.ts";
+import { SqlApprovalStore } from "../store/sql_approval_store.ts";
 import { SqlRunStore } from "../store/sql_run_store.ts";
 
-/** The runs part of the app. */
-export function createRunsDeps(
+/** The run engine of the app. */
+export function createRunEngine(
   config: Config,
-  { sql, audit, approval, store }: {
+  { sql, audit, rule, store, approvals, keepAlive }: {
     sql: Sql;
     audit: AuditLog;
-    approval: ApprovalPolicy;
+    rule: ApprovalRule;
     store?: RunStore;
+    approvals?: ApprovalStore;
+    keepAlive: (work: Promise<unknown>) => void;
   },
-): RunsDeps {
-  return {
+): RunEngine {
+  return new RunEngine({
     store: store ?? new SqlRunStore(sql),
-    hub: new RunEventHub(),
-    running: new RunningRuns(),
-    approval,
+    approvals: approvals ?? new SqlApprovalStore(sql),
+    rule,
     approvalTtlMs: config.runs.approvalTtlMs,
+    retentionMs: config.runs.retentionMs,
     audit,
     backgroundContinuations: config.runs.backgroundContinuations,
     keepAlive: (work) => {
       keepAlive(work);
       work.catch(() => {});
     },
-  };
+  });
 }

@@ -174,8 +174,10 @@ export interface ErrorBody {
 
 /** A stored message as the `context` event shows it. */
 export interface ContextMessage {
+  id: string;
   role: string;
-  content: string;
+  /** The first characters of its text (120 at most, then "…"). */
+  preview: string;
   createdAt: string;
   /** Cosine similarity to the latest message (semantic matches only). */
   similarity?: number;

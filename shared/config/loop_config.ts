@@ -8,7 +8,12 @@ import { DEFAULT_TOOL_SEARCH, type ToolSearchOptions } from "../loop/tool_select
 import type { LoopType } from "../store/refinement_store_port.ts";
 import { DEFAULT_LOOP_SETTINGS, LOOP_TYPES, type LoopSettings } from "../refinement/policy.ts";
 import { ToolPolicyRules } from "../tools/tool_policy.ts";
-import { APPROVAL_MODES, type ApprovalMode } from "../runs/approval_policy.ts";
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  TAINT_MODES,
+  type TaintMode,
+} from "../tools/approval_rule.ts";
 import type { EnvReader } from "./env_reader.ts";
 import { isDeployed } from "./supabase_settings.ts";
 
@@ -109,8 +114,12 @@ export function readToolPolicy(reader: EnvReader): ToolPolicyRules {
 export interface RunsConfig {
   /** `MCP_LOOP_APPROVAL`: none, destructive (default) or writes. */
   approval: ApprovalMode;
+  /** `MCP_LOOP_APPROVAL_TAINTED`: writes planned from untrusted text wait for a person (default writes). */
+  tainted: TaintMode;
   /** `MCP_LOOP_APPROVAL_TTL`: how long a pending approval waits (default 24h). */
   approvalTtlMs: number;
+  /** `MCP_LOOP_RUN_RETENTION`: how long runs and their events are kept (default 30d). */
+  retentionMs: number;
   /**
    * `MCP_LOOP_BACKGROUND_CONTINUATIONS`: how often a run paused at its deadline
    * goes on by itself (default 2 deployed, where `EdgeRuntime.waitUntil` carries it; 0 locally).
@@ -122,6 +131,12 @@ export interface RunsConfig {
 export function readRuns(reader: EnvReader): RunsConfig {
   return {
     approval: reader.oneOf("MCP_LOOP_APPROVAL", APPROVAL_MODES, "destructive"),
+    tainted: reader.oneOf("MCP_LOOP_APPROVAL_TAINTED", TAINT_MODES, "writes"),
+    retentionMs: readDuration(reader, "MCP_LOOP_RUN_RETENTION", {
+      fallback: 30 * 86_400_000,
+      min: 3_600_000,
+      max: 3_650 * 86_400_000,
+    }),
     approvalTtlMs: readDuration(reader, "MCP_LOOP_APPROVAL_TTL", {
       fallback: 24 * 3_600_000,
       min: 1_000,

@@ -8,6 +8,7 @@
 import type { Caller } from "../ports.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
 import type { RunEvent, RunStore } from "../runs/run_store.ts";
+import { isStoredResult, responseOf } from "../runs/run_view.ts";
 import { sseEvent } from "./sse.ts";
 
 /** Most events read from the store at once. */
@@ -99,7 +100,10 @@ export function followRunEvents(
   });
 }
 
-/** Every stored event after `after`, page by page. */
+/**
+ * Every stored event after `after`, page by page; a `result` event, which the
+ * log keeps as a reference, with the response rebuilt from the run.
+ */
 async function storedAfter(
   store: RunStore,
   caller: Caller,
@@ -110,7 +114,14 @@ async function storedAfter(
   for (let from = after;;) {
     const page = await store.events(caller, runId, from, PAGE);
     all.push(...page);
-    if (page.length < PAGE) return all;
+    if (page.length < PAGE) break;
     from = page[page.length - 1].seq;
   }
+  if (!all.some((event) => isStoredResult(event.data))) return all;
+  const record = await store.get(caller, runId);
+  return all.map((event) =>
+    record && isStoredResult(event.data)
+      ? { ...event, data: responseOf(record, event.data) }
+      : event
+  );
 }

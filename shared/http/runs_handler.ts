@@ -11,9 +11,9 @@
  */
 import { AppError, toAppError } from "../errors.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
-import { runNotFound } from "../loop/resume.ts";
+import { runNotFound } from "../runs/engine.ts";
 import type { Caller, Logger } from "../ports.ts";
-import { ApprovalsBody } from "../runs/run_contract.ts";
+import { ApprovalsBody } from "../contracts.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
 import type { RunStore } from "../runs/run_store.ts";
 import { toRunView } from "../runs/run_view.ts";
@@ -89,10 +89,8 @@ async function act(
         onEnd: () => trace.end(200, { force: true }),
       });
     }
-    case "cancel": {
-      const record = await deps.runner.cancel(runId, { caller });
-      return jsonResponse(toRunView(record), 200, headers);
-    }
+    case "cancel":
+      return jsonResponse(await deps.runner.cancel(runId, { caller }), 200, headers);
     case "approvals":
     case "resume": {
       const approvals = action === "approvals"

@@ -11,7 +11,7 @@
  * waiting for approval: {@link approvalResponseOf} reads it.
  */
 import { AppError } from "../errors.ts";
-import { ApprovalDecision } from "../runs/run_contract.ts";
+import { ApprovalDecision } from "../contracts.ts";
 
 /** `body` as an `MCPRequest` body when it is a useChat body; any other body as it is. */
 export function fromUseChatBody(body: unknown): unknown {

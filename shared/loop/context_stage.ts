@@ -12,7 +12,7 @@ import type {
   Embedder,
   UsageMeter,
 } from "../ports.ts";
-import { raceAbort, TimeoutReason } from "./abort.ts";
+import { raceAbort, TimeoutReason } from "../abort.ts";
 
 /** What the context stage produces. */
 export interface LoadedContext extends ConversationContext {

@@ -3,7 +3,7 @@
  * layer can stream them without the runner knowing about HTTP. The event
  * shapes are part of the wire contract (`shared/contracts.ts`).
  */
-import type { LoopEvent } from "../contracts.ts";
+import { CONTEXT_PREVIEW_CHARS, type LoopEvent } from "../contracts.ts";
 import { describeError } from "../errors.ts";
 import type { Logger, StoredMessage } from "../ports.ts";
 import type { LoadedContext } from "./context_stage.ts";
@@ -14,12 +14,17 @@ import type { LoadedContext } from "./context_stage.ts";
  */
 export type LoopEventListener = (event: LoopEvent, id?: number) => void;
 
-/** The `context` event: counts, and the messages as the planner sees them. */
+/** The `context` event: counts, and which messages were recalled (ids and previews, not copies). */
 export function contextEvent(
   loaded: Pick<LoadedContext, "recentMessages" | "semanticMatches">,
   embeddingModel: string,
 ): LoopEvent {
-  const brief = ({ role, content, createdAt }: StoredMessage) => ({ role, content, createdAt });
+  const brief = ({ id, role, content, createdAt }: StoredMessage) => ({
+    id,
+    role,
+    preview: previewOf(content),
+    createdAt,
+  });
   return {
     type: "context",
     recentMessages: loaded.recentMessages.length,
@@ -51,4 +56,13 @@ export function safeListener(
       logger.warn("onEvent listener threw; event dropped", { error: describeError(error) });
     }
   };
+}
+
+/** The start of `text`, cut at a word boundary when one is near. */
+export function previewOf(text: string, max = CONTEXT_PREVIEW_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 }

@@ -1,48 +1,38 @@
 /**
- * Runs a checked plan. A failing step is a value in the trace, not an
+ * Runs a checked plan, each step through the one way a tool is called
+ * (tools/invoke_tool.ts). A failing step is a value in the trace, not an
  * exception: later steps still run. Consecutive read-only steps
- * (`readOnlyHint: true`) that do not reference each other run at the same time
- * (at most four, see step_order.ts); `finalize_summary`, which reads every earlier
- * result, and everything else runs in order, and results
- * keep plan order. Every step has a timeout, and once the request's deadline
- * passes the remaining steps are recorded as not run — or, in a persisted
- * run, left for the resume. A step a person must approve first is held: it
- * gets an APPROVAL_PENDING entry, the steps that need it wait too, and the
- * others run; a write is announced (`beforeWrite`) before it runs.
+ * (`readOnlyHint: true`) that do not reference each other run at the same
+ * time (at most four, see step_order.ts); `finalize_summary`, which reads every
+ * earlier result, and everything else run in order, and results keep plan
+ * order. Once the run's signal aborts (its deadline, a cancel), the remaining
+ * steps are recorded as not run — or, in a durable run, left for the resume.
+ * A step a person must approve first is held: it gets an APPROVAL_PENDING
+ * entry, the steps that need it wait too, and the others run.
  */
-import type { ActionResult, MCPRequest } from "../contracts.ts";
-import { describeError, errorKind } from "../errors.ts";
-import type { Caller, Logger, UsageMeter } from "../ports.ts";
+import type { ActionResult, LoopEvent, MCPRequest } from "../contracts.ts";
+import type { AuditLog, Caller, Logger, UsageMeter } from "../ports.ts";
+import {
+  type ApprovalVerdict,
+  type CallErrorCode,
+  invokeTool,
+  toActionResult,
+  type ToolCall,
+} from "../tools/invoke_tool.ts";
 import { loggableToolName, type ToolServices } from "../tools/tool.ts";
-import { raceAbort, startDeadline, TimeoutReason } from "./abort.ts";
-import type { LoopEvent } from "../contracts.ts";
-import type { RegisteredTool } from "../tools/tool_registry.ts";
-import { batches, blockedBy } from "./step_order.ts";
-import { type CheckedStep, describeIssues, parseArgs } from "./plan_check.ts";
+import { describeIssues, parseArgs } from "../tools/tool_args.ts";
+import type { ToolPolicy } from "../tools/tool_policy.ts";
+import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
+import type { CheckedStep } from "./plan_check.ts";
 import { resolveReferences } from "./references.ts";
+import { batches, blockedBy } from "./step_order.ts";
 
-/** The codes a failed step is recorded with. */
-export type StepErrorCode =
-  | "UNKNOWN_TOOL"
-  | "TOOL_NOT_PERMITTED"
-  | "TOOL_ARGS_INVALID"
-  | "DEPENDENCY_FAILED"
-  | "TOOL_FAILED"
-  | "DEADLINE_EXCEEDED"
-  | "CANCELLED"
-  | "APPROVAL_DENIED"
-  | "APPROVAL_PENDING"
-  | "INTERRUPTED";
-
-/** What a person decided about a step, as far as the executor is concerned. */
-export type GateVerdict =
-  | { kind: "run" }
-  | { kind: "denied"; reason?: string }
-  /** Hold the step for approval; `approvalId` names the request the run shows. */
-  | { kind: "pending"; approvalId: string };
-
-/** Decides, for a step about to run with its parsed args, whether it may run now. */
-export type StepGate = (step: CheckedStep, args: unknown) => GateVerdict;
+/** Decides whether the step at `position` may run now with its parsed args. */
+export type StepGate = (
+  position: number,
+  tool: RegisteredTool,
+  args: unknown,
+) => Promise<ApprovalVerdict>;
 
 /** What {@link executePlan} needs. */
 export interface ExecuteInput {
@@ -53,29 +43,35 @@ export interface ExecuteInput {
    * The run's entries so far, by position (references reach them): steps of
    * this round that already have a real entry (a resumed round) are not run again.
    */
-  earlier: readonly ActionResult[];
+  earlier: readonly (ActionResult | undefined)[];
   /** The loop context; each successful step's output is stored under its tool name. */
   context: Record<string, unknown>;
   request: MCPRequest;
   caller: Caller;
-  /** Aborts when the request's deadline passes. */
+  registry: Pick<ToolRegistry, "get">;
+  policy?: ToolPolicy;
+  audit: AuditLog;
+  requestId?: string;
+  /** Aborts when the steps must stop (the deadline nears, a cancel). */
   signal: AbortSignal;
   stepTimeoutMs: number;
   logger: Logger;
   onEvent: (event: LoopEvent) => void;
   usage?: UsageMeter;
-  /** The caller-bound clients a tool gets (supabase-js, the database). */
   services?: ToolServices;
   /** Approvals: which steps may run now (default: all). */
   gate?: StepGate;
-  /** Awaited before a step that is not read-only runs (a persisted run records it as started). */
+  /** Awaited before a step that may write runs (a durable run records it as started). */
   beforeWrite?: (position: number) => Promise<void>;
-  /** Leave steps the deadline reaches without an entry (a persisted run resumes them). */
+  /** Leave steps the signal stops without an entry (a durable run resumes them). */
   keepUnrun?: boolean;
 }
 
-/** This round's new entries by run position; steps without one were left for later. */
-export type StepEntries = Map<number, ActionResult>;
+/**
+ * This round's entries by run position: a new entry, or undefined for a step
+ * that was held and is now left unrun. Steps without one were left for later.
+ */
+export type StepEntries = Map<number, ActionResult | undefined>;
 
 /** Is this entry a step held for approval (its own, or one it needs)? */
 export function isHeld(result: ActionResult | undefined): boolean {
@@ -97,28 +93,41 @@ export async function executePlan(input: ExecuteInput): Promise<StepEntries> {
     for (const step of batch) {
       const blocker = blockedBy(step, waiting);
       if (blocker === undefined) ready.push(step);
-      else if (blocker === "unrun") waiting.set(step.position, "unrun");
+      else if (blocker === "unrun") leaveUnrun(step, input, entries, waiting);
       else {
         waiting.set(step.position, "held");
         entries.set(step.position, waitsFor(step, input.round, blocker));
       }
     }
     const done = await Promise.all(ready.map((step) => runStep(step, input, all)));
-    done.forEach((outcome, i) => {
-      const { position } = ready[i];
-      if (outcome === "unrun") return void waiting.set(position, "unrun");
-      const result = { ...outcome, round: input.round };
-      entries.set(position, result);
-      if (isHeld(result)) return void waiting.set(position, "held");
-      input.onEvent({ type: "step_end", index: position, round: input.round, result });
+    done.forEach((result, i) => {
+      const step = ready[i];
+      if (result === "unrun") return leaveUnrun(step, input, entries, waiting);
+      entries.set(step.position, result);
+      if (isHeld(result)) return void waiting.set(step.position, "held");
+      input.onEvent({ type: "step_end", index: step.position, round: input.round, result });
       if (result.success) input.context[result.tool] = result.output;
     });
   }
   return entries;
 }
 
+/** A step left for a resume: no entry (a held entry it had from before is dropped). */
+function leaveUnrun(
+  step: CheckedStep,
+  input: ExecuteInput,
+  entries: StepEntries,
+  waiting: Map<number, "held" | "unrun">,
+): void {
+  waiting.set(step.position, "unrun");
+  if (input.earlier[step.position] !== undefined) entries.set(step.position, undefined);
+}
+
 /** The run's entries with this round's new ones in place. */
-function withEntries(earlier: readonly ActionResult[], entries: StepEntries): ActionResult[] {
+function withEntries(
+  earlier: readonly (ActionResult | undefined)[],
+  entries: StepEntries,
+): (ActionResult | undefined)[] {
   const all = [...earlier];
   for (const [position, result] of entries) all[position] = result;
   return all;
@@ -138,151 +147,85 @@ function waitsFor(step: CheckedStep, round: number, on: number): ActionResult {
   };
 }
 
-type Failed = (code: StepErrorCode, error: string, args?: unknown) => Omit<ActionResult, "round">;
-
-/** The step's tool and parsed args (references resolved), or the entry saying why it cannot run. */
-function prepareArgs(
+/** Runs one step through `invokeTool`; "unrun" when the signal stopped it first in a durable run. */
+async function runStep(
   step: CheckedStep,
   input: ExecuteInput,
-  earlier: readonly ActionResult[],
-  failed: Failed,
-): { tool: RegisteredTool; args: unknown } | { refused: Omit<ActionResult, "round"> } {
-  const name = step.action.tool;
+  earlier: readonly (ActionResult | undefined)[],
+): Promise<ActionResult | "unrun"> {
+  const call = toCall(step, input, earlier);
+  if (input.signal.aborted && input.keepUnrun && !("refused" in call)) return "unrun";
+  const outcome = await invokeTool(call, {
+    registry: input.registry,
+    caller: input.caller,
+    policy: input.policy,
+    mode: input.request.mode,
+    approve: input.gate && ((tool, args) => input.gate!(step.position, tool, args)),
+    beforeWrite: input.beforeWrite && (() => input.beforeWrite!(step.position)),
+    onStart: () =>
+      input.onEvent({
+        type: "step_start",
+        index: step.position,
+        round: input.round,
+        tool: step.action.tool,
+        args: step.action.args,
+      }),
+    signal: input.signal,
+    timeoutMs: input.stepTimeoutMs,
+    audit: input.audit,
+    source: "loop",
+    sessionId: input.request.sessionId,
+    requestId: input.requestId,
+    logger: input.logger,
+    services: input.services,
+    context: input.context,
+    results: earlier.filter((result): result is ActionResult => result !== undefined),
+    request: input.request,
+    usage: input.usage,
+  });
+  return toActionResult(outcome, input.round);
+}
+
+/** The call a checked step makes: its resolved and parsed args, or why it cannot be made. */
+function toCall(
+  step: CheckedStep,
+  input: ExecuteInput,
+  earlier: readonly (ActionResult | undefined)[],
+): ToolCall {
+  const { tool: name, args } = step.action;
+  const refused = (code: CallErrorCode, error: string, withArgs: unknown = args) => ({
+    name,
+    args: withArgs,
+    refused: { code, error },
+  });
   switch (step.status) {
     case "unknown_tool":
       input.logger.warn("plan names an unknown tool; step skipped", {
         tool: loggableToolName(name),
         index: step.position,
       });
-      return { refused: failed("UNKNOWN_TOOL", `unknown tool "${name}"`) };
+      return refused("UNKNOWN_TOOL", `unknown tool "${name}"`);
     case "not_permitted":
       input.logger.warn("plan names a tool the policy does not permit; step refused", {
         tool: loggableToolName(name),
         index: step.position,
         mode: input.request.mode,
       });
-      return { refused: failed("TOOL_NOT_PERMITTED", step.reason) };
+      return refused("TOOL_NOT_PERMITTED", step.reason);
     case "invalid_args":
-      return {
-        refused: failed("TOOL_ARGS_INVALID", `invalid args: ${describeIssues(step.issues)}`),
-      };
+      return refused("TOOL_ARGS_INVALID", `invalid args: ${describeIssues(step.issues)}`);
     case "ok":
-      return { tool: step.tool, args: step.args };
+      return { tool: step.tool, args: step.args, parsed: true };
   }
-  const resolved = resolveReferences(step.action.args, earlier);
-  if (!resolved.ok) return { refused: failed(resolved.code, resolved.error) };
+  const resolved = resolveReferences(step.action.args, earlier as ActionResult[]);
+  if (!resolved.ok) return refused(resolved.code, resolved.error);
   const parsed = parseArgs(step.tool, resolved.args);
   if (!parsed.ok) {
-    return {
-      refused: failed(
-        "TOOL_ARGS_INVALID",
-        `invalid args once references were resolved: ${describeIssues(parsed.issues)}`,
-        resolved.args,
-      ),
-    };
-  }
-  return { tool: step.tool, args: parsed.args };
-}
-
-async function runStep(
-  step: CheckedStep,
-  input: ExecuteInput,
-  earlier: readonly ActionResult[],
-): Promise<Omit<ActionResult, "round"> | "unrun"> {
-  const { tool: name, args: planned } = step.action;
-  const start = () =>
-    input.onEvent({
-      type: "step_start",
-      index: step.position,
-      round: input.round,
-      tool: name,
-      args: planned,
-    });
-  const failed = (code: StepErrorCode, error: string, args: unknown = planned) => ({
-    tool: name,
-    input: args,
-    output: null,
-    success: false,
-    error,
-    code,
-    durationMs: 0,
-  });
-  const prepared = prepareArgs(step, input, earlier, failed);
-  if ("refused" in prepared) {
-    start();
-    return prepared.refused;
-  }
-  const { tool, args } = prepared;
-  if (input.signal.aborted) {
-    if (input.keepUnrun) return "unrun";
-    start();
-    return failed(
-      input.signal.reason instanceof TimeoutReason ? "DEADLINE_EXCEEDED" : "CANCELLED",
-      `not run: ${describeError(input.signal.reason)} before this step started`,
-      args,
+    return refused(
+      "TOOL_ARGS_INVALID",
+      `invalid args once references were resolved: ${describeIssues(parsed.issues)}`,
+      resolved.args,
     );
   }
-  const verdict = input.gate?.(step, args) ?? { kind: "run" };
-  if (verdict.kind === "pending") {
-    return failed(
-      "APPROVAL_PENDING",
-      `waiting for a person's approval (${verdict.approvalId})`,
-      args,
-    );
-  }
-  start();
-  if (verdict.kind === "denied") {
-    const why = verdict.reason ? `: ${verdict.reason}` : "";
-    return failed("APPROVAL_DENIED", `a person denied this call${why}`, args);
-  }
-  if (tool.annotations?.readOnlyHint !== true) await input.beforeWrite?.(step.position);
-  const timeout = startDeadline(input.stepTimeoutMs, {
-    kind: "step_timeout",
-    parents: [input.signal],
-  });
-  const started = performance.now();
-  try {
-    const output = await raceAbort(
-      (async () =>
-        tool.run({
-          ...(await input.services?.(input.caller)),
-          args,
-          context: input.context,
-          results: earlier,
-          signal: timeout.signal,
-          caller: input.caller,
-          request: input.request,
-          usage: input.usage,
-        }))(),
-      timeout.signal,
-    );
-    return {
-      tool: name,
-      input: args,
-      output: output ?? null,
-      success: true,
-      durationMs: elapsed(started),
-    };
-  } catch (error) {
-    const code = error instanceof TimeoutReason
-      ? "DEADLINE_EXCEEDED"
-      : timeout.signal.aborted
-      ? "CANCELLED"
-      : "TOOL_FAILED";
-    // Log lines hold no content, and an error's text may quote the user or the tool's data:
-    // the line says where the text is instead (the trace, and the audit row of this request id).
-    input.logger.warn("tool failed", {
-      tool: name,
-      code,
-      error: errorKind(error),
-      errorText: "in the response trace and the mcp_events row of this request id",
-    });
-    return { ...failed(code, describeError(error), args), durationMs: elapsed(started) };
-  } finally {
-    timeout.clear();
-  }
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
+  return { tool: step.tool, args: parsed.args, parsed: true };
 }

@@ -1,14 +1,14 @@
 /**
  * Stage 4 of the loop: take `summaryMessage` from `finalize_summary`, and store
- * the turn — the user's message with its embedding, the reply and the audit
- * rows, in one atomic call — within the request's deadline.
+ * the turn — the user's message with its embedding and the reply, in one
+ * atomic call — within the request's deadline.
  */
 import type { ActionResult, MCPRequest } from "../contracts.ts";
+import type { AuditEvent } from "../ports.ts";
 import { AppError, describeError, isAppError } from "../errors.ts";
 import type { Caller, ConversationStore } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
-import { raceAbort, TimeoutReason } from "./abort.ts";
-import { toAuditEvent } from "./audit_event.ts";
+import { raceAbort, TimeoutReason } from "../abort.ts";
 
 /** The output of the last successful `finalize_summary` step, if it is text. */
 export function summaryOf(results: readonly ActionResult[]): string | undefined {
@@ -23,7 +23,8 @@ export interface TurnToStore {
   request: MCPRequest;
   message: { content: string; embedding: number[]; embeddingModel: string };
   summaryMessage?: string;
-  results: readonly ActionResult[];
+  /** Audit rows stored with the turn (a loop without an audit log of its own). */
+  events: readonly AuditEvent[];
   requestId?: string;
   /** The persisted run the turn belongs to (its turn is stored once, however often it is tried). */
   runId?: string;
@@ -45,9 +46,7 @@ export async function storeTurn(turn: TurnToStore, signal: AbortSignal): Promise
         assistantMessage: turn.summaryMessage === undefined
           ? undefined
           : { content: turn.summaryMessage },
-        events: turn.results.map((result) =>
-          toAuditEvent(result, { sessionId, requestId: turn.requestId })
-        ),
+        events: [...turn.events],
         ...(turn.runId ? { runId: turn.runId } : {}),
       }),
       signal,

@@ -1,7 +1,10 @@
 /**
  * The loop's tunables, dependencies and per-run options (re-exported by
- * runner.ts, the loop's entry point).
+ * runner.ts, the loop's entry point), and the port a durable-run keeper
+ * implements (shared/runs/engine.ts).
  */
+import type { MCPRequest, MCPResponse, RunView } from "../contracts.ts";
+import type { ApprovalDecision } from "../contracts.ts";
 import type { Caller, ConversationStore, Embedder, Logger, Planner } from "../ports.ts";
 import type { LoopCosts } from "./usage.ts";
 import type { CompactionDeps } from "./compaction.ts";
@@ -11,7 +14,6 @@ import type { ToolRegistry } from "../tools/tool_registry.ts";
 import type { LoopEventListener } from "./events.ts";
 import type { RefinementDeps } from "./refinement_stage.ts";
 import type { RoundTiming } from "./rounds.ts";
-import type { RunsDeps } from "./run_part.ts";
 import type { ToolSearch } from "./tool_selection.ts";
 
 export type { LoopCosts } from "./usage.ts";
@@ -53,8 +55,12 @@ export interface LoopDeps {
   refinement?: RefinementDeps;
   /** The caller-bound clients tools get (supabase-js, the database). */
   services?: ToolServices;
-  /** Persisted runs: approvals, resumes, cancels, event logs (without it a run lives in its request). */
-  runs?: RunsDeps;
+  /**
+   * Durable runs: each request a stored run that can wait for a person's
+   * approval, pause at its deadline, be resumed and be cancelled (a
+   * `RunEngine`, shared/runs/engine.ts). Without it a run lives in its request.
+   */
+  runs?: RunKeeper;
   /** Tool search for large catalogs (without it the planner is offered every permitted tool). */
   toolSearch?: ToolSearch;
   /** Prices and budgets of model calls (see usage.ts). */
@@ -63,13 +69,19 @@ export interface LoopDeps {
   compaction?: CompactionDeps;
 }
 
+/** The loop's dependencies with its options resolved: what a turn runs with. */
+export interface LoopParts extends Omit<LoopDeps, "options" | "logger" | "runs"> {
+  options: LoopOptions;
+  logger: Logger;
+}
+
 /** Per-run options. */
 export interface RunOptions {
   /** Who is calling (default: anonymous). */
   caller?: Caller;
-  /** Progress events (with their run event number when persisted); a throwing listener is ignored. */
+  /** Progress events (with their run event number when durable); a throwing listener is ignored. */
   onEvent?: LoopEventListener;
-  /** Aborts the run (a caller stopping it; the HTTP layer leaves persisted runs to go on). */
+  /** Aborts the run (a caller stopping it; the HTTP layer leaves durable runs to go on). */
   signal?: AbortSignal;
   /** Correlates audit rows with logs. */
   requestId?: string;
@@ -77,4 +89,17 @@ export interface RunOptions {
   stageTimings?: Record<string, number>;
   /** Filled with each round's timings (plan, execute, score). */
   roundTimings?: RoundTiming[];
+}
+
+/** What resuming a run takes: a person's decisions on its pending calls, if it waits for them. */
+export interface ResumeOptions extends RunOptions {
+  approvals?: readonly ApprovalDecision[];
+}
+
+/** Keeps runs: starts them as stored runs, resumes and cancels them by id. */
+export interface RunKeeper {
+  start(loop: LoopParts, request: MCPRequest, options: RunOptions): Promise<MCPResponse>;
+  resume(loop: LoopParts, runId: string, options: ResumeOptions): Promise<MCPResponse>;
+  /** Stops a run: at once if it waits or is paused, else at its next step boundary. */
+  cancel(runId: string, options: { caller?: Caller }): Promise<RunView>;
 }

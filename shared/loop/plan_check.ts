@@ -7,13 +7,7 @@ import { LIMITS, PlannedAction } from "../contracts.ts";
 import { AppError } from "../errors.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
 import { findReferences, referenceProblems } from "./references.ts";
-
-/** One issue with a step's args, as Zod reports it. */
-export interface ArgIssue {
-  path: (string | number)[];
-  message: string;
-  code: string;
-}
+import { type ArgIssue, describeIssues, parseArgs } from "../tools/tool_args.ts";
 
 /**
  * A step after the check. `index` is its place in this plan, `position` its
@@ -84,26 +78,6 @@ export function checkSteps(
       ? { ...at, status: "ok", tool, args: parsed.args }
       : { ...at, status: "invalid_args", issues: parsed.issues };
   });
-}
-
-/** Parses args with the tool's schema (defaults and transforms applied). */
-export function parseArgs(
-  tool: RegisteredTool,
-  args: unknown,
-): { ok: true; args: unknown } | { ok: false; issues: ArgIssue[] } {
-  const parsed = tool.argsSchema.safeParse(args);
-  if (parsed.success) return { ok: true, args: parsed.data };
-  const issues = parsed.error.issues.map(({ path, message, code }) => ({
-    path: path.map((key) => typeof key === "symbol" ? String(key) : key),
-    message,
-    code,
-  }));
-  return { ok: false, issues };
-}
-
-/** Issues as one line: `loop_id: Invalid input; x: too small`. */
-export function describeIssues(issues: readonly ArgIssue[]): string {
-  return issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ");
 }
 
 /** Problems of a checked plan as lines a model can act on; empty when all is well. */

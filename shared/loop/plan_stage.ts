@@ -20,7 +20,7 @@ import { loggableToolName } from "../tools/tool.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { asStageError } from "./context_stage.ts";
-import { raceAbort } from "./abort.ts";
+import { raceAbort } from "../abort.ts";
 import {
   type CheckedStep,
   checkSteps,
@@ -38,6 +38,8 @@ export interface PlanOutcome {
   repaired: boolean;
   /** The tools the planner was offered, in prompt order (later rounds keep them). */
   offered: string[];
+  /** The prompt held untrusted text: tool outputs, a remote server's tools, other sessions' messages. */
+  tainted: boolean;
 }
 
 /** Inputs of {@link planStage}. */
@@ -130,7 +132,33 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
       },
     );
   }
-  return { plan: checked.plan, steps: checked.steps, repaired, offered: [...offered] };
+  return {
+    plan: checked.plan,
+    steps: checked.steps,
+    repaired,
+    offered: [...offered],
+    tainted: promptTainted(input, tools),
+  };
+}
+
+/**
+ * Whether the prompt held text nobody on the user's side wrote: this run's
+ * tool outputs, a remote server's tool descriptions, messages recalled from
+ * the caller's other sessions (what the taint rule of approvals looks at).
+ */
+export function promptTainted(
+  input: Pick<PlanStageInput, "results" | "context" | "request">,
+  tools: readonly PlannerTool[],
+): boolean {
+  // A tool's own text: its output, or the message of its failure.
+  const toolText = (result: ActionResult) => result.success || result.code === "TOOL_FAILED";
+  if ((input.results ?? []).some(toolText)) return true;
+  if (tools.some((tool) => tool.remote !== undefined)) return true;
+  const matches = input.context.semanticMatches;
+  return Array.isArray(matches) &&
+    matches.some((match) =>
+      (match as { sessionId?: string }).sessionId !== input.request.sessionId
+    );
 }
 
 interface Checked {

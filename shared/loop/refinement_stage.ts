@@ -12,7 +12,7 @@ import { AppError, LoopStateError, LoopValidationError } from "../errors.ts";
 import type { Caller, RoundScore, Scorer, UsageMeter } from "../ports.ts";
 import type { LoopState, LoopType, RefinementStore } from "../store/refinement_store_port.ts";
 import { decide, DEFAULT_LOOP_SETTINGS, type LoopSettings } from "../refinement/policy.ts";
-import { raceAbort } from "./abort.ts";
+import { raceAbort } from "../abort.ts";
 
 /** What a refinement run needs. */
 export interface RefinementDeps {

@@ -3,7 +3,7 @@
  * results of calls that did not run (declined, lapsed, used, or a client
  * that cannot ask), each saying what to do next.
  */
-import type { ApprovalMode } from "../runs/approval_policy.ts";
+import type { ApprovalMode } from "../tools/approval_rule.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 
 /** The longest argument preview a question shows. */

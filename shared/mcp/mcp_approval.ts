@@ -19,14 +19,14 @@ import {
   type ClientCapabilities,
   createRequestStateCodec,
   inputRequired,
-  type InputRequiredResult,
   inputResponse,
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { Caller } from "../ports.ts";
-import type { ApprovalMode, ApprovalPolicy } from "../runs/approval_policy.ts";
-import { callDigest, type ToolApprovalStore } from "../runs/tool_approval_store.ts";
+import { type ApprovalStore, callDigest } from "../runs/approval_store.ts";
+import type { ApprovalMode, ApprovalRule } from "../tools/approval_rule.ts";
+import type { ApprovalVerdict } from "../tools/invoke_tool.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import {
   answeredText,
@@ -42,22 +42,17 @@ import {
 /** What MCP approvals need; one object per process (its codec is made once). */
 export interface McpApprovals {
   /** Which calls need approval. */
-  policy: ApprovalPolicy;
-  /** The setting behind `policy`, for the texts. */
+  rule: ApprovalRule;
+  /** The setting behind `rule`, for the texts. */
   mode: ApprovalMode;
-  store: ToolApprovalStore;
+  /** The approval records (one store for the loop and MCP). */
+  store: ApprovalStore;
   /** How long an approval waits for its answer (`MCP_LOOP_APPROVAL_TTL`). */
   ttlMs: number;
   /** The request-state key: the same on every instance (see request_state_key.ts). */
   key: () => Promise<Uint8Array>;
   now?: () => number;
 }
-
-/** What to do with a call. */
-export type ApprovalVerdict =
-  | { kind: "run" }
-  | { kind: "ask"; result: InputRequiredResult }
-  | { kind: "refuse"; code: string; message: string };
 
 /** The key of the approval in `inputRequests` and `inputResponses`. */
 export const APPROVAL_INPUT = "approval";
@@ -112,7 +107,7 @@ export function verifyRequestState(
  * declared on this connection, undefined where the server cannot send it a
  * request (stateless HTTP).
  */
-export async function approvalVerdict(
+export async function mcpApproval(
   { approvals, caller, tool, args, ctx, legacyClient }: {
     approvals: McpApprovals;
     caller: Caller;
@@ -122,7 +117,7 @@ export async function approvalVerdict(
     legacyClient: () => ClientCapabilities | undefined;
   },
 ): Promise<ApprovalVerdict> {
-  if (!approvals.policy(tool, args, caller)) return RUN;
+  if (!approvals.rule(tool, args, caller)) return RUN;
   const call = { approvals, caller, tool, args, ctx, digest: await callDigest(args) };
   const state = approvalState(ctx.mcpReq.requestState());
   if (state) return await answer(call, state);
@@ -184,8 +179,9 @@ async function answer(call: Call, state: ApprovalState): Promise<ApprovalVerdict
 async function ask(call: Call, state: ApprovalState): Promise<ApprovalVerdict> {
   const codec = await requestStateCodec(call.approvals);
   return {
-    kind: "ask",
-    result: inputRequired({
+    kind: "pending",
+    approvalId: state.id,
+    detail: inputRequired({
       inputRequests: {
         [APPROVAL_INPUT]: inputRequired.elicit({
           message: approvalQuestion(call.tool, call.args),
@@ -231,8 +227,8 @@ function approvalState(state: unknown): ApprovalState | undefined {
     : undefined;
 }
 
-function refuse(code: string, message: string): ApprovalVerdict {
-  return { kind: "refuse", code, message };
+function refuse(code: string, error: string): ApprovalVerdict {
+  return { kind: "refused", code, error };
 }
 
 function now(approvals: McpApprovals): number {

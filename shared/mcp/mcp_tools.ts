@@ -15,15 +15,13 @@ import {
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
-import { describeError, isAppError, JSON_RPC_CODE } from "../errors.ts";
-import { raceAbort, startDeadline } from "../loop/abort.ts";
-import { describeIssues, parseArgs } from "../loop/plan_check.ts";
-import { redactKeyShapes } from "../log/redact.ts";
+import { JSON_RPC_CODE } from "../errors.ts";
 import type { AuditLog, Caller, Logger } from "../ports.ts";
-import { loggableToolName, type ToolServices } from "../tools/tool.ts";
+import { invokeTool } from "../tools/invoke_tool.ts";
+import type { ToolServices } from "../tools/tool.ts";
 import { OPEN_POLICY, type ToolPolicy } from "../tools/tool_policy.ts";
 import type { RegisteredTool, ToolRegistry } from "../tools/tool_registry.ts";
-import { approvalVerdict, type McpApprovals } from "./mcp_approval.ts";
+import { mcpApproval, type McpApprovals } from "./mcp_approval.ts";
 
 /** What the tools need. */
 export interface McpToolDeps {
@@ -40,6 +38,8 @@ export interface McpToolDeps {
   services?: ToolServices;
   /** Asks a person before the calls that need approval (none asked without it). */
   approvals?: McpApprovals;
+  /** Resolves once the database is open: a call's clock starts after it (a first start takes seconds). */
+  untilReady?: () => Promise<void>;
 }
 
 /** The tools `caller` may use, as MCP lists them (cached per policy rule until the registry changes). */
@@ -52,10 +52,11 @@ export function listToolsFor(deps: McpToolDeps, caller: Caller): Tool[] {
 }
 
 /**
- * Runs one `tools/call`: check, ask for approval when the call needs it, run
- * within the timeout, audit, shape the result. `legacyClient` gives what a
- * 2025-11-25 client declared on this connection (undefined where the server
- * cannot send it requests: stateless HTTP).
+ * Runs one `tools/call` through the one way a tool is called (invoke_tool.ts):
+ * policy, arguments, a person's approval when the call needs it, the call
+ * within its timeout, the audit row; then shapes the result. `legacyClient`
+ * gives what a 2025-11-25 client declared on this connection (undefined where
+ * the server cannot send it requests: stateless HTTP).
  */
 export async function callTool(
   deps: McpToolDeps,
@@ -66,138 +67,50 @@ export async function callTool(
     legacyClient?: () => ClientCapabilities | undefined;
   } = {},
 ): Promise<CallToolResult | InputRequiredResult> {
-  const started = performance.now();
-  const refused = (
-    tool: string,
-    error: string,
-    outcome: string,
-    input: unknown = params.arguments,
-  ) => {
-    deps.onOutcome?.(outcome);
-    audit(deps, caller, { tool: tool.slice(0, 200), input, success: false, error, started });
-  };
-  const tool = deps.registry.get(params.name);
-  if (!tool) {
-    const message = `Tool "${params.name}" not found; tools/list shows the available tools`;
-    refused(params.name, message, "UNKNOWN_TOOL");
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
-  }
-  const refusal = (deps.policy ?? OPEN_POLICY).refusal(tool.name, { caller });
-  if (refusal !== undefined) {
-    refused(tool.name, refusal, "TOOL_NOT_PERMITTED");
-    throw new ProtocolError(JSON_RPC_CODE.FORBIDDEN, refusal, {
-      code: "TOOL_NOT_PERMITTED",
-      tool: tool.name,
-    });
-  }
-  const parsed = parseArgs(tool, params.arguments ?? {});
-  if (!parsed.ok) {
-    const message = `Invalid arguments for tool "${tool.name}": ${
-      describeIssues(parsed.issues)
-    }. Fix them and call again; the tool's inputSchema in tools/list says what each field expects.`;
-    refused(tool.name, message, "TOOL_ARGS_INVALID");
-    return { isError: true, content: [{ type: "text", text: message }] };
-  }
-  if (deps.approvals) {
-    let verdict;
-    try {
-      verdict = await approvalVerdict({
-        approvals: deps.approvals,
-        caller,
-        tool,
-        args: parsed.args,
-        ctx,
-        legacyClient,
-      });
-    } catch (error) {
-      const message = `Tool "${tool.name}" did not run: its approval could not be checked (${
-        redactKeyShapes(describeError(error))
-      }). Try again later.`;
-      refused(tool.name, message, isAppError(error) ? error.code : "APPROVAL_FAILED", parsed.args);
-      return { isError: true, content: [{ type: "text", text: message }] };
-    }
-    if (verdict.kind === "ask") {
-      deps.onOutcome?.("APPROVAL_REQUESTED");
-      return verdict.result;
-    }
-    if (verdict.kind === "refuse") {
-      refused(tool.name, verdict.message, verdict.code, parsed.args);
-      return { isError: true, content: [{ type: "text", text: verdict.message }] };
-    }
-  }
-  const timeout = startDeadline(deps.callTimeoutMs, {
-    kind: "step_timeout",
-    parents: [ctx.mcpReq.signal],
+  await deps.untilReady?.();
+  const outcome = await invokeTool({ name: params.name, args: params.arguments ?? {} }, {
+    registry: deps.registry,
+    caller,
+    policy: deps.policy ?? OPEN_POLICY,
+    approve: deps.approvals &&
+      ((tool, args) =>
+        mcpApproval({ approvals: deps.approvals!, caller, tool, args, ctx, legacyClient })),
+    signal: ctx.mcpReq.signal,
+    timeoutMs: deps.callTimeoutMs,
+    audit: deps.audit,
+    source: "mcp",
+    logger: deps.logger,
+    services: deps.services,
   });
-  try {
-    const output = await raceAbort(
-      (async () =>
-        tool.run({
-          ...(await deps.services?.(caller)),
-          args: parsed.args,
-          context: {},
-          results: [],
-          caller,
-          signal: timeout.signal,
-        }))(),
-      timeout.signal,
-    );
-    audit(deps, caller, { tool: tool.name, input: parsed.args, output, success: true, started });
-    return toCallResult(tool, output);
-  } catch (error) {
-    const message = redactKeyShapes(describeError(error));
-    deps.onOutcome?.(isAppError(error) ? error.code : "TOOL_FAILED");
-    audit(deps, caller, {
-      tool: tool.name,
-      input: parsed.args,
-      success: false,
-      error: message,
-      started,
-    });
-    return {
-      isError: true,
-      content: [{ type: "text", text: `Tool "${tool.name}" failed: ${message}` }],
-    };
-  } finally {
-    timeout.clear();
+  if (outcome.status === "ok") {
+    return toCallResult(deps.registry.get(outcome.tool)!, outcome.output);
+  }
+  if (outcome.status === "pending") {
+    deps.onOutcome?.("APPROVAL_REQUESTED");
+    return outcome.detail as InputRequiredResult;
+  }
+  deps.onOutcome?.(outcome.code);
+  return failedResult(outcome.tool, outcome.code, outcome.error);
+}
+
+/** A call that did not succeed, as MCP reports it: a protocol error, or a tool error result. */
+function failedResult(tool: string, code: string, error: string): CallToolResult {
+  switch (code) {
+    case "UNKNOWN_TOOL":
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, error);
+    case "TOOL_NOT_PERMITTED":
+      throw new ProtocolError(JSON_RPC_CODE.FORBIDDEN, error, { code, tool });
+    case "TOOL_FAILED":
+    case "DEADLINE_EXCEEDED":
+    case "CANCELLED":
+      return errorResult(`Tool "${tool}" failed: ${error}`);
+    default:
+      return errorResult(error);
   }
 }
 
-/**
- * Queues the call's audit row. The answer does not wait for the write (rows are
- * batched; `AuditLog.flush` and shutdown wait for them); a failed write is logged.
- */
-function audit(
-  deps: McpToolDeps,
-  caller: Caller,
-  event: {
-    tool: string;
-    input: unknown;
-    output?: unknown;
-    success: boolean;
-    error?: string;
-    started: number;
-  },
-): void {
-  // The failure handler holds only the logger and the tool's name: a closure over `deps`
-  // would keep the whole request (its trace, body and server) alive until the row is
-  // written, which under load made every request outlive two young-generation GCs.
-  const { logger } = deps;
-  const tool = loggableToolName(event.tool);
-  deps.audit.record(caller, [{
-    source: "mcp",
-    tool: event.tool,
-    input: event.input,
-    output: event.output,
-    success: event.success,
-    error: event.error,
-    durationMs: Math.round((performance.now() - event.started) * 1000) / 1000,
-  }]).catch((error) => {
-    logger.error("could not write the audit row of an MCP tool call", {
-      tool,
-      error: describeError(error),
-    });
-  });
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
 }
 
 /** A tool's output as a `tools/call` result: structured when it declares an output schema. */

@@ -51,7 +51,12 @@ export function createRefinementTools(
         "Start a quality-driven refinement loop for a plan, spec, build plan or build code. Returns the loop's id (8 hex characters), its quality threshold and iteration limit. Then score each new version and call decide_loop_next_action.",
       argsSchema: z.object({ loop_type: LoopTypeSchema }),
       outputSchema: LoopOutput,
-      annotations: { title: "Start a refinement loop", readOnlyHint: false, idempotentHint: false },
+      annotations: {
+        title: "Start a refinement loop",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+      },
       run: async ({ args, caller }) => {
         const { threshold, maxIterations } = settings[args.loop_type];
         return toOutput(
@@ -68,6 +73,7 @@ export function createRefinementTools(
       annotations: {
         title: "Decide the next refinement step",
         readOnlyHint: false,
+        destructiveHint: false,
         idempotentHint: false,
       },
       run: async ({ args, caller }) =>
@@ -81,7 +87,12 @@ export function createRefinementTools(
         "Get a refinement loop's state by id: status, current score, score history, iteration, threshold and iteration limit.",
       argsSchema: z.object({ loop_id: LoopId }),
       outputSchema: LoopOutput,
-      annotations: { title: "Refinement loop status", readOnlyHint: true, idempotentHint: true },
+      annotations: {
+        title: "Refinement loop status",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+      },
       run: async ({ args, caller }) => toOutput(await store.get(caller, args.loop_id)),
     }),
     defineTool({
@@ -90,7 +101,12 @@ export function createRefinementTools(
         `List your ${LIST_LIMIT} most recent refinement loops, newest first, with status and scores.`,
       argsSchema: z.object({}),
       outputSchema: z.object({ loops: z.array(LoopOutput) }),
-      annotations: { title: "List refinement loops", readOnlyHint: true, idempotentHint: true },
+      annotations: {
+        title: "List refinement loops",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+      },
       run: async ({ caller }) => ({
         loops: (await store.listRecent(caller, LIST_LIMIT)).map(toOutput),
       }),

@@ -4,10 +4,10 @@
  * version it read and the statuses it expects, and loses (answers undefined)
  * when another writer got there first.
  */
-import type { MCPRequest } from "../contracts.ts";
+import type { MCPRequest, RunStatus } from "../contracts.ts";
+import type { TurnBase } from "../loop/turn_state.ts";
 import type { Caller } from "../ports.ts";
-import type { RunStatus } from "./run_contract.ts";
-import type { RunCheckpoint } from "./run_state.ts";
+import type { Checkpoint } from "./checkpoint.ts";
 
 /** One numbered event of a run (the number is the SSE `id`). */
 export interface RunEvent {
@@ -17,14 +17,7 @@ export interface RunEvent {
 }
 
 /** What never changes after a run's context is loaded: what a resume rebuilds the run from. */
-export interface RunBase {
-  /** The context the planner started from (no vector, no step outputs). */
-  context: Record<string, unknown>;
-  /** The latest message, stored with the turn when the run finishes. */
-  message: string;
-  embedding: number[];
-  embeddingModel: string;
-}
+export type RunBase = TurnBase;
 
 /** A stored run. */
 export interface RunRecord {
@@ -34,7 +27,7 @@ export interface RunRecord {
   stopReason?: string;
   request: MCPRequest;
   base?: RunBase;
-  checkpoint: RunCheckpoint;
+  checkpoint: Checkpoint;
   version: number;
   /** The number of the last event written. */
   eventSeq: number;
@@ -51,7 +44,7 @@ export interface RunChange {
   from: readonly RunStatus[];
   version: number;
   status: RunStatus;
-  checkpoint: RunCheckpoint;
+  checkpoint: Checkpoint;
   /** Events to append (numbered after the run's last). */
   events?: readonly { type: string; data: unknown }[];
   /** Set once, when the context is loaded. */
@@ -77,7 +70,7 @@ export interface RunStore {
     run: {
       sessionId: string;
       request: MCPRequest;
-      checkpoint: RunCheckpoint;
+      checkpoint: Checkpoint;
       leaseMs: number;
       events?: readonly { type: string; data: unknown }[];
     },
@@ -90,4 +83,9 @@ export interface RunStore {
   events(caller: Caller, id: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
   /** Asks a running or waiting run to stop; the run as it was, or undefined when not found. */
   requestCancel(caller: Caller, id: string): Promise<RunRecord | undefined>;
+  /**
+   * Removes runs (and their events) that ended or were last written before
+   * `before`, at most `limit` of them, whoever's they are; how many it removed.
+   */
+  sweep(before: Date, limit: number): Promise<number>;
 }

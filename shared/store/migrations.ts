@@ -99,8 +99,17 @@ export const SCHEMA_FUNCTIONS = [
   "save_session_summary",
   "scrub_mcp_events",
   "session_history",
+  "sweep_mcp_runs",
   "take_caller_quota",
 ] as const;
+
+/**
+ * The functions only the server's own role may run (neither `anon` nor
+ * `authenticated`): they act on anyone's rows.
+ */
+export const SERVER_ONLY_FUNCTIONS: readonly (typeof SCHEMA_FUNCTIONS)[number][] = [
+  "sweep_mcp_runs",
+];
 
 /**
  * Checks that the database has what the stores use, for a process that does

@@ -5,10 +5,9 @@
  * writer read them) and the insert of its new events, so a lost race writes
  * nothing.
  */
-import type { MCPRequest } from "../contracts.ts";
+import type { MCPRequest, RunStatus } from "../contracts.ts";
 import type { Caller, Sql } from "../ports.ts";
-import type { RunStatus } from "../runs/run_contract.ts";
-import { decodeCheckpoint } from "../runs/run_state.ts";
+import { decodeCheckpoint } from "../runs/checkpoint.ts";
 import type {
   RunBase,
   RunChange,
@@ -184,12 +183,28 @@ export class SqlRunStore implements RunStore {
     if (!UUID.test(id)) return undefined;
     const rows = await asCaller(this.#sql, caller, (db) =>
       db.query<RunRow>(
-        `update public.mcp_runs set cancel_requested = true, updated_at = clock_timestamp()
-         where id = $1 and owner = $2
-         returning ${COLUMNS}`,
+        `with asked as (
+           update public.mcp_runs set cancel_requested = true, updated_at = clock_timestamp()
+           where id = $1 and owner = $2
+             and status not in ('completed', 'failed', 'cancelled')
+           returning ${COLUMNS}
+         )
+         select * from asked
+         union all
+         select ${COLUMNS} from public.mcp_runs
+         where id = $1 and owner = $2 and not exists (select 1 from asked)`,
         [id, caller.owner],
       ));
     return rows.length === 0 ? undefined : toRecord(rows[0]);
+  }
+
+  async sweep(before: Date, limit: number): Promise<number> {
+    // The server's own role: a sweep removes anyone's runs past the retention.
+    const [row] = await this.#sql.query<{ removed: number }>(
+      "select public.sweep_mcp_runs($1::timestamptz, $2) as removed",
+      [before.toISOString(), limit],
+    );
+    return Number(row?.removed ?? 0);
   }
 }
 

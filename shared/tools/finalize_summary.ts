@@ -28,7 +28,7 @@ export function createFinalizeSummaryTool(
     description:
       "Write the final reply to the user from the results of the earlier steps. Put it last in a plan; it takes no required args.",
     argsSchema: FinalizeArgs,
-    annotations: { title: "Summarise the results", readOnlyHint: true },
+    annotations: { title: "Summarise the results", readOnlyHint: true, destructiveHint: false },
     run: ({ args, results, request, signal, usage, context }) => {
       const message = request?.messages.at(-1)?.content ?? "";
       const remembered = recallMemory(message, context);

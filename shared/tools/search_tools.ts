@@ -46,7 +46,7 @@ export function createSearchToolsTool(
       "Find more tools: describe the tool you need; the tools that match are listed in the next round.",
     argsSchema: SearchArgs,
     outputSchema: SearchOutput,
-    annotations: { title: "Search the tools", readOnlyHint: true },
+    annotations: { title: "Search the tools", readOnlyHint: true, destructiveHint: false },
     run: async ({ args, caller, request, results, signal, usage }) => {
       const { catalog, permitted } = candidates({ mode: request?.mode, caller });
       // What earlier steps returned narrows the search a little: it is part of the query.

@@ -7,6 +7,7 @@ import { bundleBenchmarks } from "./bundle_bench.ts";
 import { edgeBenchmarks } from "./edge_bench.ts";
 import { floodBenchmark } from "./flood_bench.ts";
 import { runsBenchmarks } from "./runs_bench.ts";
+import { runEventsBenchmark } from "./run_events_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   auth: authBenchmarks,
   edge: edgeBenchmarks,
   runs: runsBenchmarks,
+  events: runEventsBenchmark,
   bundle: bundleBenchmarks,
   tokens: tokensBenchmarks,
 };

@@ -14,14 +14,14 @@
 import { z } from "zod";
 import { PostgresSql } from "../../shared/adapters/postgres/postgres_sql.ts";
 import type { Sql } from "../../shared/ports.ts";
-import { initialCheckpoint } from "../../shared/runs/run_state.ts";
+import { initialCheckpoint } from "../../shared/runs/checkpoint.ts";
+import { RunEngine } from "../../shared/runs/engine.ts";
+import { SqlApprovalStore } from "../../shared/store/sql_approval_store.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
 import { SqlConversationStore } from "../../shared/store/sql_conversation_store.ts";
 import { SqlRunStore } from "../../shared/store/sql_run_store.ts";
 import { SqlAuditLog } from "../../shared/store/sql_audit_log.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
-import { approvalPolicy } from "../../shared/runs/approval_policy.ts";
-import { RunEventHub, RunningRuns } from "../../shared/runs/run_events.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
 import { buildLoop, loopRequest } from "../support/loop_fixture.ts";
 import { sharedPglite } from "../support/pglite.ts";
@@ -94,13 +94,11 @@ async function storeRows(label: string, sql: Sql): Promise<BenchResult[]> {
         : [{ tool: "read", args: { n: 3 } }, { tool: "finalize_summary", args: {} }]
     );
   const conversations = new SqlConversationStore(sql);
-  const runs = {
+  const runs = new RunEngine({
     store,
-    hub: new RunEventHub(),
-    running: new RunningRuns(),
-    approval: approvalPolicy("destructive"),
+    approvals: new SqlApprovalStore(sql),
     audit: new SqlAuditLog(sql),
-  };
+  });
   const plain = buildLoop({ planner: planner(), tools, store: conversations });
   const persisted = buildLoop({ planner: planner(), tools, store: conversations, runs });
   const three = (runner: typeof plain.runner) => () =>

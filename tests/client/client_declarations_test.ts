@@ -129,7 +129,7 @@ export async function steer(request: LoopRequest): Promise<string[]> {
 function describe(event: StreamEvent): string {
   switch (event.type) {
     case "context":
-      return event.messages.recent.map((m) => m.content).join() + event.embeddingModel;
+      return event.messages.recent.map((m) => m.preview).join() + event.embeddingModel;
     case "round_start":
       return \`\${event.round}/\${event.maxRounds}\`;
     case "plan":

@@ -9,8 +9,6 @@ import assert from "node:assert/strict";
 import type { z } from "zod";
 import type * as contract from "../../shared/contracts.ts";
 import type * as client from "../../shared/client/types.ts";
-import type * as runs from "../../shared/runs/run_contract.ts";
-import type { RunView } from "../../shared/runs/run_view.ts";
 
 /**
  * True when A and B are the same type, optional and readonly keys included:
@@ -65,12 +63,12 @@ Deno.test("the client's stream events are the server's, variant by variant", () 
 });
 
 Deno.test("the client's run types are what the run routes accept and answer", () => {
-  assert.ok(same<Same<client.RunView, RunView>>());
-  assert.ok(same<Same<client.RunStatus, runs.RunStatus>>());
-  assert.ok(same<Same<client.PendingApproval, runs.PendingApproval>>());
-  assert.ok(same<Same<client.ApprovalDecision, z.input<typeof runs.ApprovalDecision>>>());
+  assert.ok(same<Same<client.RunView, contract.RunView>>());
+  assert.ok(same<Same<client.RunStatus, contract.RunStatus>>());
+  assert.ok(same<Same<client.PendingApproval, contract.PendingApproval>>());
+  assert.ok(same<Same<client.ApprovalDecision, z.input<typeof contract.ApprovalDecision>>>());
   assert.ok(
-    same<Same<client.ApprovalDecision[], z.input<typeof runs.ApprovalsBody>["approvals"]>>(),
+    same<Same<client.ApprovalDecision[], z.input<typeof contract.ApprovalsBody>["approvals"]>>(),
   );
 });
 

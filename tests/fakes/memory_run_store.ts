@@ -7,6 +7,8 @@
 import type { MCPRequest } from "../../shared/contracts.ts";
 import type { Caller } from "../../shared/ports.ts";
 import { toJsonb } from "../../shared/store/sql_values.ts";
+import { decodeCheckpoint } from "../../shared/runs/checkpoint.ts";
+import { isFinal } from "../../shared/runs/transitions.ts";
 import type {
   RunChange,
   RunEvent,
@@ -59,7 +61,7 @@ export class MemoryRunStore implements RunStore {
 
   get(caller: Caller, id: string): Promise<RunRecord | undefined> {
     const stored = this.#own(caller, id);
-    return Promise.resolve(stored ? json(stored.record) : undefined);
+    return Promise.resolve(stored ? read(stored.record) : undefined);
   }
 
   save(caller: Caller, id: string, change: RunChange): Promise<RunSaved | undefined> {
@@ -112,14 +114,33 @@ export class MemoryRunStore implements RunStore {
   requestCancel(caller: Caller, id: string): Promise<RunRecord | undefined> {
     const stored = this.#own(caller, id);
     if (!stored) return Promise.resolve(undefined);
-    stored.record = { ...stored.record, cancelRequested: true };
-    return Promise.resolve(json(stored.record));
+    if (!isFinal(stored.record.status)) stored.record = { ...stored.record, cancelRequested: true };
+    return Promise.resolve(read(stored.record));
+  }
+
+  sweep(before: Date, limit: number): Promise<number> {
+    const old = [...this.runs.values()]
+      .filter(({ record }) =>
+        Date.parse(record.updatedAt) < +before &&
+        (record.status !== "running" || Date.parse(record.leaseUntil ?? "") < +before ||
+          record.leaseUntil === undefined)
+      )
+      .sort((a, b) => Date.parse(a.record.updatedAt) - Date.parse(b.record.updatedAt))
+      .slice(0, limit);
+    for (const { record } of old) this.runs.delete(record.id);
+    return Promise.resolve(old.length);
   }
 
   #own(caller: Caller, id: string): Stored | undefined {
     const stored = this.runs.get(id);
     return stored?.owner === caller.owner ? stored : undefined;
   }
+}
+
+/** A stored run as the SQL store reads it: a copy, its checkpoint decoded as any version. */
+function read(record: RunRecord): RunRecord {
+  const copy = json(record);
+  return { ...copy, checkpoint: decodeCheckpoint(copy.id, copy.checkpoint) };
 }
 
 /** A copy through the jsonb text the SQL store writes, as the database would give it back. */

@@ -14,7 +14,7 @@ export class RemoteMcpFixture {
   readonly port: number;
   readonly #servers = new Set<McpServer>();
   readonly #transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  readonly #extraTools: string[] = [];
+  readonly #extraTools: { name: string; annotated: boolean }[] = [];
   #http: Deno.HttpServer | undefined;
   /** Calls received, by tool name. */
   readonly calls: string[] = [];
@@ -37,10 +37,15 @@ export class RemoteMcpFixture {
     return `http://127.0.0.1:${this.port}/mcp`;
   }
 
-  /** Adds a tool to every session; each connected client gets notifications/tools/list_changed. */
-  addTool(name: string): void {
-    this.#extraTools.push(name);
-    for (const server of this.#servers) this.#registerExtra(server, name);
+  /**
+   * Adds a tool to every session; each connected client gets
+   * notifications/tools/list_changed. It says it only reads unless
+   * `annotated` is false: then it says nothing, as most real servers' tools do.
+   */
+  addTool(name: string, { annotated = true }: { annotated?: boolean } = {}): void {
+    const tool = { name, annotated };
+    this.#extraTools.push(tool);
+    for (const server of this.#servers) this.#registerExtra(server, tool);
   }
 
   /** Stops answering and drops every session (the server "dies"). */
@@ -93,7 +98,11 @@ export class RemoteMcpFixture {
     );
     server.registerTool(
       "echo",
-      { description: "Echo the text back", inputSchema: { text: z.string() } },
+      {
+        description: "Echo the text back",
+        inputSchema: { text: z.string() },
+        annotations: { readOnlyHint: true },
+      },
       ({ text }: { text: string }) => {
         this.calls.push("echo");
         return { content: [{ type: "text" as const, text: `echo: ${text}` }] };
@@ -105,6 +114,7 @@ export class RemoteMcpFixture {
         description: "Add two numbers",
         inputSchema: { a: z.number(), b: z.number() },
         outputSchema: { sum: z.number() },
+        annotations: { readOnlyHint: true },
       },
       ({ a, b }: { a: number; b: number }) => {
         this.calls.push("add");
@@ -114,7 +124,11 @@ export class RemoteMcpFixture {
         };
       },
     );
-    server.registerTool("fail", { description: "Always fails", inputSchema: {} }, () => {
+    server.registerTool("fail", {
+      description: "Always fails",
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    }, () => {
       this.calls.push("fail");
       return { isError: true, content: [{ type: "text" as const, text: "intentional failure" }] };
     });
@@ -133,18 +147,26 @@ export class RemoteMcpFixture {
         return { content: [{ type: "text" as const, text: "awake" }] };
       },
     );
-    for (const name of this.#extraTools) this.#registerExtra(server, name);
+    for (const tool of this.#extraTools) this.#registerExtra(server, tool);
     this.#servers.add(server);
     return server;
   }
 
-  #registerExtra(server: McpServer, name: string): void {
+  #registerExtra(
+    server: McpServer,
+    { name, annotated }: { name: string; annotated: boolean },
+  ): void {
     server.registerTool(
       name,
-      { description: `Added at run time: ${name}`, inputSchema: {} },
-      () => ({
-        content: [{ type: "text" as const, text: name }],
-      }),
+      {
+        description: `Added at run time: ${name}`,
+        inputSchema: {},
+        ...(annotated ? { annotations: { readOnlyHint: true } } : {}),
+      },
+      () => {
+        this.calls.push(name);
+        return { content: [{ type: "text" as const, text: name }] };
+      },
     );
   }
 }

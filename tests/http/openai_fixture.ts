@@ -13,6 +13,7 @@ export function weatherTool(calls: string[]) {
     name: "get_weather",
     description: "Current weather for a city",
     argsSchema: z.object({ city: z.string() }),
+    annotations: { readOnlyHint: true },
     run: ({ args }) => {
       calls.push(args.city);
       return { city: args.city, forecast: "sunny", celsius: 24 };

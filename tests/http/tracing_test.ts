@@ -24,6 +24,7 @@ function loggedApp(planner = new ScriptedPlanner([{ tool: "finalize_summary", ar
     name: "flaky",
     description: "Fails, quoting what it was asked",
     argsSchema: z.object({ q: z.string().default("") }),
+    annotations: { readOnlyHint: true },
     run: ({ args }) => {
       throw new Error(`no results for "${args.q}"`);
     },

@@ -23,12 +23,14 @@ const tools = [
     name: "lookup",
     description: "Look a word up",
     argsSchema: z.object({ word: z.string() }),
+    annotations: { readOnlyHint: true },
     run: ({ args }) => ({ word: args.word, meaning: "a greeting" }),
   }),
   defineTool({
     name: "broken",
     description: "Fails",
     argsSchema: z.object({}),
+    annotations: { readOnlyHint: true },
     run: () => {
       throw new Error("the dictionary is closed");
     },

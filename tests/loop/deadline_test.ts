@@ -1,6 +1,6 @@
 /** Deadlines share one timer: each still fires on time, and once all are cleared it holds nothing. */
 import assert from "node:assert/strict";
-import { deadlineState, startDeadline, TimeoutReason } from "../../shared/loop/abort.ts";
+import { deadlineState, startDeadline, TimeoutReason } from "../../shared/abort.ts";
 import { evalOutput } from "../support/process.ts";
 
 const firedAt = (signal: AbortSignal, started: number) =>
@@ -48,7 +48,7 @@ Deno.test("a parent's abort passes down, and clearing every deadline leaves the 
 
 /** Runs a script importing abort.ts (after `setup`) and returns its output. */
 async function runScript(body: string, setup = ""): Promise<string> {
-  const url = new URL("../../shared/loop/abort.ts", import.meta.url).href;
+  const url = new URL("../../shared/abort.ts", import.meta.url).href;
   return await evalOutput(
     `${setup}\nconst { startDeadline, deadlineState } = await import("${url}");\n${body}`,
   );

@@ -93,8 +93,9 @@ Deno.test("the context event shows which rankings found each match, and its simi
   const event = contextEvent({ recentMessages: [], semanticMatches: [match] }, "hashing-v1");
   assert.equal(event.type, "context");
   assert.deepEqual(event.type === "context" && event.messages.matches, [{
+    id: "m1",
     role: "user",
-    content: "order ORD-7731 never arrived",
+    preview: "order ORD-7731 never arrived",
     createdAt: "2026-11-01T00:00:00.000Z",
     foundBy: ["full_text", "vector"],
     similarity: 0.812,

@@ -171,3 +171,26 @@ Deno.test("a remote call that times out fails alone: the server keeps its tools"
     await fixture.stop();
   }
 });
+
+Deno.test("a remote tool that declares nothing may destroy (MCP's defaults): the loop and MCP both ask a person first", () =>
+  withRemote(
+    async (fixture, app) => {
+      fixture.addTool("scribble", { annotated: false });
+      await until(() => app.registry.get("fixture__scribble") !== undefined, "the new tool");
+      const loop = await (await app.fetch(post(validBody("scribble something")))).json();
+      assert.equal(loop.data.stopReason, "approval_required");
+      assert.deepEqual(loop.data.pendingApprovals.map((p: { tool: string }) => p.tool), [
+        "fixture__scribble",
+      ]);
+      const client = await inMemoryClient(app);
+      const result = await client.callTool({
+        name: "fixture__scribble",
+        arguments: {},
+      }) as CallResult;
+      await client.close();
+      assert.equal(result.isError, true);
+      assert.match(result.content[0].text, /needs a person's approval/);
+      assert.deepEqual(fixture.calls.filter((call) => call === "scribble"), [], "it never ran");
+    },
+    { planner: new ScriptedPlanner([{ tool: "fixture__scribble", args: {} }]) },
+  ));

@@ -156,6 +156,7 @@ const throwing = defineTool({
   name: "explodes",
   description: "always throws",
   argsSchema: z.object({}),
+  annotations: { readOnlyHint: true },
   run: () => {
     throw new Error("kaboom");
   },
@@ -164,6 +165,7 @@ const stuck = defineTool({
   name: "never_returns",
   description: "never returns",
   argsSchema: z.object({}),
+  annotations: { readOnlyHint: true },
   run: () => new Promise(() => {}),
 });
 

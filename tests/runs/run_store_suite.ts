@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { Caller } from "../../shared/ports.ts";
-import { initialCheckpoint } from "../../shared/runs/run_state.ts";
+import { initialCheckpoint } from "../../shared/runs/checkpoint.ts";
 import type { RunStore } from "../../shared/runs/run_store.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 

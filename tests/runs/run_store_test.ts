@@ -1,7 +1,7 @@
 /** The run store suite against the in-memory fake and against SQL on PGlite; RLS for two users. */
 import assert from "node:assert/strict";
 import { SqlRunStore } from "../../shared/store/sql_run_store.ts";
-import { initialCheckpoint } from "../../shared/runs/run_state.ts";
+import { initialCheckpoint } from "../../shared/runs/checkpoint.ts";
 import { MemoryRunStore } from "../fakes/memory_run_store.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 import { sharedPglite } from "../support/pglite.ts";

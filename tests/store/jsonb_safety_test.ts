@@ -13,7 +13,7 @@ import { SqlAuditLog } from "../../shared/store/sql_audit_log.ts";
 import { SqlConversationStore } from "../../shared/store/sql_conversation_store.ts";
 import { toJsonb } from "../../shared/store/sql_values.ts";
 import { SqlRunStore } from "../../shared/store/sql_run_store.ts";
-import { initialCheckpoint } from "../../shared/runs/run_state.ts";
+import { initialCheckpoint } from "../../shared/runs/checkpoint.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 import { sharedPglite } from "../support/pglite.ts";
 

@@ -96,10 +96,13 @@ export async function startEdgeFunction(
   ], {
     command: denoPath,
     clearEnv: true,
-    // HOME and DENO_DIR: where the runtime's Deno finds the npm packages already fetched.
+    // HOME and DENO_DIR: where the runtime's Deno finds the npm packages already fetched. A
+    // package this older Deno resolves and the newer one did not (supabase-js's optional
+    // peers) is fetched: through the machine's certificate store, where a proxy's CA lives.
     env: {
       HOME: Deno.env.get("HOME") ?? "/root",
       ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      DENO_TLS_CA_STORE: "mozilla,system",
       NO_COLOR: "1",
       ...env,
     },

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import type { MCPRequest } from "../../shared/contracts.ts";
 import type { RefinementDeps } from "../../shared/loop/refinement_stage.ts";
-import type { RunsDeps } from "../../shared/loop/run_part.ts";
-import { type LoopOptions, McpLoopRunner } from "../../shared/loop/runner.ts";
+import { type LoopOptions, McpLoopRunner, type RunKeeper } from "../../shared/loop/runner.ts";
 import type { ConversationStore, Embedder, Planner } from "../../shared/ports.ts";
 import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
@@ -70,7 +69,7 @@ export function buildLoop(
     embedder?: Embedder;
     policy?: ToolPolicy;
     refinement?: RefinementDeps;
-    runs?: RunsDeps;
+    runs?: RunKeeper;
     /** Tool search with these options (none: every permitted tool is offered). */
     toolSearch?: Partial<ToolSearchOptions>;
     /** Summaries of long sessions. */

@@ -1,13 +1,17 @@
 /** A loop whose runs are persisted (in memory), with tools that count their calls. */
 import { z } from "zod";
-import { type RunsDeps } from "../../shared/loop/run_part.ts";
 import type { Caller, Planner } from "../../shared/ports.ts";
-import { type ApprovalMode, approvalPolicy } from "../../shared/runs/approval_policy.ts";
-import { RunEventHub, RunningRuns } from "../../shared/runs/run_events.ts";
+import {
+  type ApprovalMode,
+  approvalRule,
+  type TaintMode,
+} from "../../shared/tools/approval_rule.ts";
+import { RunEngine } from "../../shared/runs/engine.ts";
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
 import { MemoryAuditLog } from "../fakes/memory_audit_log.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryRunStore } from "../fakes/memory_run_store.ts";
+import { MemoryApprovalStore } from "../fakes/memory_approval_store.ts";
 import { buildLoop } from "./loop_fixture.ts";
 
 /** Two callers that must never see each other's runs. */
@@ -53,25 +57,28 @@ export function countedTools(calls: string[]): ToolDefinition[] {
 
 /** A loop over `tools` with persisted runs. */
 export function runsLoop(
-  { planner, tools, approval = "destructive", ttlMs, deadlineMs }: {
+  { planner, tools, approval = "destructive", tainted = "writes", ttlMs, deadlineMs, now }: {
     planner: Planner;
     tools: ToolDefinition[];
     approval?: ApprovalMode;
+    tainted?: TaintMode;
     ttlMs?: number;
     deadlineMs?: number;
+    now?: () => number;
   },
 ) {
   const runStore = new MemoryRunStore();
+  const approvals = new MemoryApprovalStore();
   const audit = new MemoryAuditLog();
   const store = new MemoryConversationStore();
-  const runs: RunsDeps = {
+  const runs = new RunEngine({
     store: runStore,
-    hub: new RunEventHub(),
-    running: new RunningRuns(),
-    approval: approvalPolicy(approval),
+    approvals,
+    rule: approvalRule(approval, tainted),
     approvalTtlMs: ttlMs,
     audit,
-  };
+    now,
+  });
   const loop = buildLoop({
     planner,
     tools,
@@ -79,5 +86,5 @@ export function runsLoop(
     options: deadlineMs ? { deadlineMs } : {},
     runs,
   });
-  return { ...loop, runStore, audit, store, runs };
+  return { ...loop, runStore, approvals, audit, store, runs };
 }

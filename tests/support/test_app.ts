@@ -3,6 +3,7 @@ import { type AppOverrides, createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
+import { MemoryApprovalStore } from "../fakes/memory_approval_store.ts";
 import { MemoryRunStore } from "../fakes/memory_run_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 
@@ -11,12 +12,13 @@ export function testApp(overrides: AppOverrides = {}, env: Record<string, string
   const sql = new FakeSql();
   const store = new MemoryConversationStore();
   const runs = new MemoryRunStore();
+  const approvals = new MemoryApprovalStore();
   const logger = new RecordingLogger();
   const app = createApp(
     loadConfig({ MCP_LOOP_DATA_DIR: "memory://", ...env }),
-    { sql, store, runs, logger, ...overrides },
+    { sql, store, runs, approvals, logger, ...overrides },
   );
-  return { app, sql, store, runs, logger };
+  return { app, sql, store, runs, approvals, logger };
 }
 
 /** A POST of `body` (JSON-encoded unless it is a string) to `path`. */

@@ -44,7 +44,7 @@ function message(m) {
     "li",
     {},
     el("strong", {}, `${m.role}: `),
-    m.content,
+    m.preview,
     el("span", { className: "muted" }, similarity),
   );
 }

@@ -1,15 +1,15 @@
 /**
- * The tool approval store contract, run against every implementation (the
+ * The approval store contract, run against every implementation (the
  * in-memory fake and SQL on PGlite), so the fake cannot drift from the database.
  */
 import assert from "node:assert/strict";
 import type { Caller } from "../../shared/ports.ts";
-import { callDigest, type ToolApprovalStore } from "../../shared/runs/tool_approval_store.ts";
+import { type ApprovalStore, callDigest } from "../../shared/runs/approval_store.ts";
 
 /** Registers the suite for one store. */
-export function toolApprovalStoreSuite(
+export function approvalStoreSuite(
   name: string,
-  makeStore: () => Promise<ToolApprovalStore>,
+  makeStore: () => Promise<ApprovalStore>,
 ): void {
   const caller = (): Caller => ({ userId: null, owner: `key:approvals-${crypto.randomUUID()}` });
   const now = new Date("2030-01-01T00:00:00Z");
@@ -84,5 +84,28 @@ export function toolApprovalStoreSuite(
     );
     assert.notEqual(await callDigest({ a: [1, 2] }), await callDigest({ a: [2, 1] }));
     assert.notEqual(await callDigest({ a: "1" }), await callDigest({ a: 1 }));
+  });
+
+  Deno.test(`${name}: a run's approvals carry its run and step; answers lists the answered ones with their reasons`, async () => {
+    const store = await makeStore();
+    const who = caller();
+    const runId = crypto.randomUUID();
+    const call = { tool: "pay", argsDigest: await callDigest({ amount: 500 }) };
+    const first = await store.create(who, { ...call, expiresAt: later(60_000), runId, step: 0 });
+    const second = await store.create(who, { ...call, expiresAt: later(60_000), runId, step: 1 });
+    const known = crypto.randomUUID();
+    assert.equal(
+      await store.create(who, { ...call, id: known, expiresAt: later(60_000), runId, step: 2 }),
+      known,
+      "a record made with a known id keeps it",
+    );
+    await store.answer(who, first, { ...call, approved: false, reason: "too much", now });
+    await store.answer(who, known, { ...call, approved: true, now });
+    const answers = await store.answers(who, [first, second, known, "not-a-uuid"]);
+    assert.deepEqual(
+      Object.fromEntries(answers),
+      { [first]: { approved: false, reason: "too much" }, [known]: { approved: true } },
+    );
+    assert.equal((await store.answers(caller(), [first, known])).size, 0, "another caller's");
   });
 }

@@ -1,25 +1,25 @@
-/** The tool approval store suite against the in-memory fake and SQL on PGlite; RLS for two users. */
+/** The approval store suite against the in-memory fake and SQL on PGlite; RLS for two users. */
 import assert from "node:assert/strict";
-import { callDigest } from "../../shared/runs/tool_approval_store.ts";
-import { SqlToolApprovalStore } from "../../shared/store/sql_tool_approval_store.ts";
-import { MemoryToolApprovalStore } from "../fakes/memory_tool_approval_store.ts";
+import { callDigest } from "../../shared/runs/approval_store.ts";
+import { SqlApprovalStore } from "../../shared/store/sql_approval_store.ts";
+import { MemoryApprovalStore } from "../fakes/memory_approval_store.ts";
 import { sharedPglite } from "../support/pglite.ts";
 import { asAnon, asUser, migratedSupabasePglite } from "../support/supabase_shape.ts";
 import { USER_A, USER_B, userClaims } from "../auth/test_tokens.ts";
-import { toolApprovalStoreSuite } from "./tool_approval_store_suite.ts";
+import { approvalStoreSuite } from "./approval_store_suite.ts";
 
-toolApprovalStoreSuite(
-  "memory tool approval store",
-  () => Promise.resolve(new MemoryToolApprovalStore()),
+approvalStoreSuite(
+  "memory approval store",
+  () => Promise.resolve(new MemoryApprovalStore()),
 );
-toolApprovalStoreSuite(
-  "SQL tool approval store on PGlite",
-  async () => new SqlToolApprovalStore(await sharedPglite()),
+approvalStoreSuite(
+  "SQL approval store on PGlite",
+  async () => new SqlApprovalStore(await sharedPglite()),
 );
 
-Deno.test("SQL tool approval store on PGlite: under row level security a user answers only their own approvals", async () => {
+Deno.test("SQL approval store on PGlite: under row level security a user answers only their own approvals", async () => {
   const sql = await sharedPglite();
-  const store = new SqlToolApprovalStore(sql);
+  const store = new SqlApprovalStore(sql);
   const user = (id: string) => ({ userId: id, owner: `user:${id}`, claims: { sub: id } });
   const alice = user(crypto.randomUUID());
   const bob = user(crypto.randomUUID());
@@ -54,7 +54,7 @@ Deno.test("SQL tool approval store on PGlite: under row level security a user an
 
 Deno.test("Supabase shape: a user answers only their own approvals and cannot forge the call; anon reaches none", async () => {
   const { sql } = await migratedSupabasePglite();
-  const store = new SqlToolApprovalStore(sql);
+  const store = new SqlApprovalStore(sql);
   const alice = { userId: USER_A, owner: `user:${USER_A}`, claims: userClaims(USER_A) };
   const call = { tool: "delete_invoice", argsDigest: await callDigest({ id: "shape" }) };
   const id = await store.create(alice, { ...call, expiresAt: new Date(Date.now() + 60_000) });
