@@ -10,6 +10,7 @@ import { runsBenchmarks } from "./runs_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
+import { planSchemaBenchmarks } from "./plan_schema_bench.ts";
 import { refinementBenchmarks } from "./refinement_bench.ts";
 import { roundsBenchmarks } from "./rounds_bench.ts";
 import { startBenchmarks } from "./start_bench.ts";
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   runs: runsBenchmarks,
   bundle: bundleBenchmarks,
   tokens: tokensBenchmarks,
+  plan_schema: planSchemaBenchmarks,
 };
 
 const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);
