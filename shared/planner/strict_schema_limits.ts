@@ -50,13 +50,10 @@ export const TOTAL_LIMITS: readonly TotalLimit[] = ["properties", "stringLength"
 
 type Schema = Record<string, unknown>;
 
-/**
- * Measures `schema`; a `$ref` of the form `#/$defs/<name>` is looked up in
- * `defs` (the root's definitions), and `#` means `root`.
- */
+/** Measures `schema`; a `$ref` of the form `#/$defs/<name>` is looked up in `defs`. */
 export function measureSchema(
   schema: unknown,
-  { defs = {}, root }: { defs?: Record<string, unknown>; root?: unknown } = {},
+  { defs = {} }: { defs?: Record<string, unknown> } = {},
 ): SchemaSize {
   const size: SchemaSize = {
     levels: 0,
@@ -67,7 +64,9 @@ export function measureSchema(
   };
   tallyWritten(schema, size);
   const resolve = (ref: string) =>
-    ref === "#" ? root : ref.startsWith("#/$defs/") ? defs[ref.slice(8)] : undefined;
+    ref.startsWith("#/$defs/") && Object.hasOwn(defs, ref.slice(8))
+      ? defs[ref.slice(8)]
+      : undefined;
   size.levels = levels(schema, resolve, new Set());
   return size;
 }
@@ -78,7 +77,7 @@ export function exceededTotal(size: SchemaSize): TotalLimit | undefined {
 }
 
 /** The characters a value adds to the string total (a non-string counts as its JSON text). */
-export function valueLength(value: unknown): number {
+function valueLength(value: unknown): number {
   return typeof value === "string" ? value.length : JSON.stringify(value)?.length ?? 0;
 }
 
