@@ -102,6 +102,15 @@ Deno.test("a strict schema that breaks the structured-outputs rules is refused w
       assert.equal(loose.status, 200);
     }
     assert.equal((await post("/chat/completions", strictFormat(nested(10)))).status, 200);
+    // The format's name: a-z, A-Z, 0-9, underscores and dashes, at most 64 (OpenAPI spec).
+    for (const name of ["a plan", "x".repeat(65), "plan.v2"]) {
+      const named = chat("gpt-4o", {
+        response_format: { type: "json_schema", json_schema: { name, schema: good, strict: true } },
+      });
+      const res = await post("/chat/completions", named);
+      assert.equal(res.status, 400, name);
+      assert.equal(res.json.error.param, "response_format.json_schema.name");
+    }
     assert.equal((await post("/chat/completions", strictFormat(wide(5_000)))).status, 200);
   }));
 
