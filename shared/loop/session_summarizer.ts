@@ -5,7 +5,7 @@
  * carry the conversation's recurring words, names and numbers, each said
  * once (a repeat or an echo is left out), in order, each with who said it.
  */
-import { contentWords } from "../adapters/hashing/hashing_embedder.ts";
+import { contentWords } from "../text/words.ts";
 import { describeError } from "../errors.ts";
 import type { ChatCompletionRequest, ChatModel, Logger, UsageMeter } from "../ports.ts";
 import { createFence, UNTRUSTED_DATA_RULE } from "../planner/untrusted_data.ts";

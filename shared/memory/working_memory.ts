@@ -7,7 +7,7 @@
  * `MCP_LOOP_WORKING_MEMORY_SCHEMA`.
  */
 import { z } from "zod";
-import { contentWords } from "../adapters/hashing/hashing_embedder.ts";
+import { contentWords } from "../text/words.ts";
 import { AppError } from "../errors.ts";
 import type { Caller } from "../ports.ts";
 import type { WorkingMemoryStore } from "../store/working_memory_port.ts";

@@ -5,7 +5,7 @@
  * (an enum value the message mentions, a token matching a pattern, a number
  * in range). Returns undefined when a required arg stays unknown.
  */
-import { tokenize } from "../adapters/hashing/hashing_embedder.ts";
+import { tokenize } from "../text/words.ts";
 
 type JsonSchema = Record<string, unknown>;
 

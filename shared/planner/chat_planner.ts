@@ -1,15 +1,18 @@
 /**
  * The planner on a chat model: the specification's prompt (see
  * `plan_prompt.ts`), a JSON-schema response format where the server supports
- * it (strict, one choice per tool with its own args schema, where the tools
- * fit strict mode: see `strict_plan_schema.ts`), tolerant parsing, and one
- * repair round with the exact problems.
+ * it (strict, one choice per tool with its own args schema, or its args as
+ * JSON text where they do not fit strict mode: see `strict_plan_schema.ts`
+ * and `args_envelope.ts`), tolerant parsing, and one repair round with the
+ * exact problems.
  */
 import type { ChatModel, PlanFeedback, PlanInput, Planner } from "../ports.ts";
 import type { PlannedAction } from "../contracts.ts";
 import { parsePlanText } from "./plan_parser.ts";
 import { buildPlanMessages, buildRepairMessages, planResponseSchema } from "./plan_prompt.ts";
-import { strictPlanSchema, withoutOptionalNulls } from "./strict_plan_schema.ts";
+import { openEnvelopes } from "./args_envelope.ts";
+import { withoutOptionalNulls } from "./strict_args_schema.ts";
+import { strictPlan } from "./strict_plan_schema.ts";
 
 /** Tunables of the chat planner. */
 export interface ChatPlannerOptions {
@@ -44,11 +47,11 @@ export class ChatPlanner implements Planner {
     input: PlanInput,
     messages: ReturnType<typeof buildPlanMessages>,
   ): Promise<PlannedAction[]> {
-    const strict = strictPlanSchema(input.tools);
+    const strict = strictPlan(input.tools);
     const request = {
       messages,
       jsonSchema: strict
-        ? { name: "plan", schema: strict, strict: true }
+        ? { name: "plan", schema: strict.schema, strict: true }
         : { name: "plan", schema: planResponseSchema(input.tools) },
       signal: input.signal,
     };
@@ -58,7 +61,9 @@ export class ChatPlanner implements Planner {
     input.usage?.add(usage);
     // Unchecked on purpose: the loop checks the shape and every step, then asks for a repair.
     const plan = parsePlanText(text);
-    return (strict ? withoutNulls(plan, input.tools) : plan) as PlannedAction[];
+    if (!strict) return plan as PlannedAction[];
+    const opened = openEnvelopes(plan, { enveloped: strict.enveloped, raw: text });
+    return withoutNulls(opened, input.tools) as PlannedAction[];
   }
 }
 

@@ -14,7 +14,8 @@
  * understands words, not meaning.
  */
 import type { PlannedAction, ToolMetadata } from "../contracts.ts";
-import { contentWords, cosine, hashingVector } from "../adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../text/hashing_vector.ts";
+import { contentWords, cosine } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";

@@ -6,7 +6,7 @@
  * It sees words, not meaning: a reply can mention every word and still be
  * wrong, so thresholds above ~90 are out of its reach by design.
  */
-import { contentWords } from "../adapters/hashing/hashing_embedder.ts";
+import { contentWords } from "../text/words.ts";
 import type { RoundScore, ScoreInput, Scorer } from "../ports.ts";
 
 /** Weight of the steps' success share; the rest is the request's coverage. */

@@ -6,7 +6,7 @@
  * ("PR 45"): the table below is general vocabulary of actions and of
  * software objects, not any one server's.
  */
-import { contentWords, tokenize } from "../adapters/hashing/hashing_embedder.ts";
+import { contentWords, tokenize } from "../text/words.ts";
 
 /** A term of the query and how much it counts. */
 export interface QueryTerm {

@@ -5,7 +5,7 @@
  * share most of the message's content words. "What is my favourite colour?"
  * finds "My favourite colour is teal".
  */
-import { contentWords } from "../adapters/hashing/hashing_embedder.ts";
+import { contentWords } from "../text/words.ts";
 import { memoryStatements } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
 

@@ -6,7 +6,7 @@
  * that changes (a remote server's `list_changed`) embeds only its new or
  * changed tools, never a request's whole catalog.
  */
-import { contentWords, cosine } from "../adapters/hashing/hashing_embedder.ts";
+import { contentWords, cosine } from "../text/words.ts";
 import type { Embedder, PlannerTool, UsageMeter } from "../ports.ts";
 import { type QueryTerm, queryTerms } from "./query_terms.ts";
 

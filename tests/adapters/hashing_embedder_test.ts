@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  cosine,
-  HashingEmbedder,
-  hashingVector,
-} from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
+import { cosine } from "../../shared/text/words.ts";
 
 Deno.test("hashing vectors have 1536 dimensions, unit length, and are deterministic", async () => {
   const embedder = new HashingEmbedder();

@@ -260,29 +260,3 @@ Deno.test("a 400 about another parameter is not taken for a refused response for
     assert.equal(server.chatRequests.length, 1);
     assert.equal(model.responseFormat, "json_schema");
   }));
-
-Deno.test("a strict schema the server refuses is sent again as a hint, and strict is asked again next time", () =>
-  withServer(async (server) => {
-    server.chatReplies.push(
-      refusal(
-        "Invalid schema for response_format 'p': In context=(), 'additionalProperties' is required to be supplied and to be false.",
-        "response_format",
-        null,
-      ),
-      "a",
-      "b",
-    );
-    const model = new OpenAiChatModel(createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl }));
-    const schema = { type: "object", properties: {}, required: [], additionalProperties: false };
-    const strict = { ...ask, jsonSchema: { name: "p", schema, strict: true } };
-    assert.equal((await model.complete(strict)).text, "a");
-    await model.complete(strict);
-    assert.deepEqual(
-      server.chatRequests.map((r) =>
-        (r.body.response_format as { json_schema: { strict: boolean } })
-          .json_schema.strict
-      ),
-      [true, false, true],
-    );
-    assert.equal(model.responseFormat, "json_schema");
-  }));

@@ -4,7 +4,7 @@ import { encode } from "gpt-tokenizer/encoding/cl100k_base";
 import { createOpenAiClient } from "../../shared/adapters/openai/openai_client.ts";
 import { fitToTokens } from "../../shared/adapters/openai/embedding_tokens.ts";
 import { OpenAiEmbedder } from "../../shared/adapters/openai/openai_embedder.ts";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import { UsageTotals } from "../../shared/loop/usage.ts";
 import { FakeOpenAiServer } from "../fakes/fake_openai_server.ts";
 

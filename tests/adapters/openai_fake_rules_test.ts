@@ -1,7 +1,8 @@
 /**
  * The fake OpenAI server refuses what the real API refuses (the rules in
- * tests/fakes/openai_api_rules.ts and openai_strict_schema.ts, with their
- * sources), so an adapter that passes against it sends what OpenAI accepts.
+ * tests/fakes/openai_api_rules.ts, with their sources; strict schemas' in
+ * openai_fake_strict_schema_test.ts), so an adapter that passes against it
+ * sends what OpenAI accepts.
  */
 import assert from "node:assert/strict";
 import { encode } from "gpt-tokenizer/encoding/cl100k_base";
@@ -215,85 +216,3 @@ Deno.test("the fake refuses embedding inputs over 8,192 cl100k_base tokens, over
     });
     assert.equal(large.json.data[0].embedding.length, 512);
   }));
-
-function strictFormat(schema: unknown) {
-  return chat("gpt-4o", {
-    response_format: { type: "json_schema", json_schema: { name: "plan", schema, strict: true } },
-  });
-}
-
-const good = {
-  type: "object",
-  properties: {
-    name: { type: "string", pattern: "^[a-z]+$" },
-    age: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
-    tags: { type: "array", items: { type: "string" }, maxItems: 3 },
-  },
-  required: ["name", "age", "tags"],
-  additionalProperties: false,
-};
-
-Deno.test("a strict schema that breaks the structured-outputs rules is refused with the API's message", () =>
-  withFake(async (post) => {
-    assert.equal((await post("/chat/completions", strictFormat(good))).status, 200);
-    // The same schemas are fine when not strict.
-    const cases: [unknown, RegExp][] = [
-      [{ anyOf: [good] }, /must be a JSON Schema of 'type: "object"'/],
-      [{ type: "array", items: good }, /must be a JSON Schema of 'type: "object"'/],
-      [{ ...good, additionalProperties: undefined }, /'additionalProperties' is required/],
-      [{ ...good, required: ["name", "age"] }, /including every key in properties. Missing 'tags'/],
-      [
-        { ...good, properties: { ...good.properties, name: { type: "string", minLength: 1 } } },
-        /context=\('properties', 'name'\), 'minLength' is not permitted/,
-      ],
-      [{ ...good, allOf: [] }, /'allOf' is not permitted/],
-      [
-        { ...good, properties: { ...good.properties, tags: { type: "object" } } },
-        /context=\('properties', 'tags'\), 'additionalProperties' is required/,
-      ],
-      [nested(11), /nests objects 11 levels deep/],
-      [wide(5_001), /5001 object properties/],
-    ];
-    for (const [schema, message] of cases) {
-      const res = await post("/chat/completions", strictFormat(schema));
-      assert.equal(res.status, 400, JSON.stringify(schema).slice(0, 200));
-      assert.equal(res.json.error.param, "response_format");
-      assert.match(res.json.error.message, /^Invalid schema for response_format 'plan': /);
-      assert.match(res.json.error.message, message);
-      const loose = await post("/chat/completions", {
-        ...strictFormat(schema),
-        response_format: { type: "json_schema", json_schema: { name: "plan", schema } },
-      });
-      assert.equal(loose.status, 200);
-    }
-    assert.equal((await post("/chat/completions", strictFormat(nested(10)))).status, 200);
-    assert.equal((await post("/chat/completions", strictFormat(wide(5_000)))).status, 200);
-  }));
-
-function nested(levels: number): Record<string, unknown> {
-  let schema: Record<string, unknown> = {
-    type: "object",
-    properties: {},
-    required: [],
-    additionalProperties: false,
-  };
-  for (let i = 1; i < levels; i++) {
-    schema = {
-      type: "object",
-      properties: { inner: schema },
-      required: ["inner"],
-      additionalProperties: false,
-    };
-  }
-  return schema;
-}
-
-function wide(count: number): Record<string, unknown> {
-  const names = Array.from({ length: count }, (_, i) => `p${i}`);
-  return {
-    type: "object",
-    properties: Object.fromEntries(names.map((n) => [n, { type: "boolean" }])),
-    required: names,
-    additionalProperties: false,
-  };
-}

@@ -11,7 +11,7 @@ import { SupabaseConversationStore } from "../../shared/adapters/supabase/supaba
 import { SupabaseMemoryStores } from "../../shared/adapters/supabase/supabase_memory_stores.ts";
 import { SupabaseSessionSummaryStore } from "../../shared/adapters/supabase/supabase_session_summaries.ts";
 import { SupabaseRpc } from "../../shared/adapters/supabase/supabase_rpc.ts";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import { isAppError } from "../../shared/errors.ts";
 import { compactSession } from "../../shared/loop/compaction.ts";
 import { extractiveSummary } from "../../shared/loop/session_summarizer.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import { SupabaseConversationStore } from "../../shared/adapters/supabase/supabase_conversation_store.ts";
 import { isAppError } from "../../shared/errors.ts";
 import { ANONYMOUS, type Caller } from "../../shared/ports.ts";

@@ -11,6 +11,7 @@ import { runEventsBenchmark } from "./run_events_bench.ts";
 import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
+import { planSchemaBenchmarks } from "./plan_schema_bench.ts";
 import { refinementBenchmarks } from "./refinement_bench.ts";
 import { roundsBenchmarks } from "./rounds_bench.ts";
 import { startBenchmarks } from "./start_bench.ts";
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   events: runEventsBenchmark,
   bundle: bundleBenchmarks,
   tokens: tokensBenchmarks,
+  plan_schema: planSchemaBenchmarks,
 };
 
 const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);

@@ -6,7 +6,8 @@
  * a stable prefix (exactly, and as OpenAI's cache reports it); tool recall on
  * 137 labelled requests over 296 real MCP tools; and compaction.
  */
-import { cosine, HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { cosine } from "../../shared/text/words.ts";
 import type { Embedder } from "../../shared/ports.ts";
 import { ToolIndex, toolText } from "../../shared/tools/tool_index.ts";
 import {

@@ -16,7 +16,7 @@
  * prompt shares with an earlier one of the same model, from 1,024 tokens in
  * steps of 128, as OpenAI's prompt caching reports it.
  */
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import {
   type ApiError,
   chatModelKind,

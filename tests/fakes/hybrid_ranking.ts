@@ -7,7 +7,7 @@
  * digits ("LIN-4417" is "lin" and "-4417" there, "lin" and "4417" here; both
  * match the same text), and only the exact path (scopes of at most 2,000 rows).
  */
-import { cosine } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { cosine } from "../../shared/text/words.ts";
 import type { MatchSource, SemanticMatch, StoredMessage } from "../../shared/ports.ts";
 
 /** A stored row as the ranking needs it. */

@@ -1,6 +1,7 @@
 /**
  * What OpenAI refuses in a strict `json_schema` response format, for the fake
- * server. Written from the Structured Outputs guide, "Supported schemas"
+ * server. Written from the Structured Outputs guide, "Supported schemas" and
+ * its limits
  * (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas),
  * and independently of the planner's own strict-schema builder, so the two can
  * disagree and a test then fails:
@@ -10,6 +11,8 @@
  *   in `required` (optional fields are unions with `null`);
  * - types: string, number, integer, boolean, object, array, null, `enum`,
  *   `const`, `anyOf` (each branch a valid schema), `$ref` into `$defs` or `#`;
+ *   a list of types only as one type and `"null"` (the guide's only form; the
+ *   SDK validator below refuses any other);
  * - keywords beyond those: string `pattern` and `format` (date-time, time,
  *   date, duration, email, hostname, ipv4, ipv6, uuid); number `multipleOf`,
  *   `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`; array
@@ -17,12 +20,23 @@
  *   (`allOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
  *   `dependentSchemas`, `patternProperties`, `propertyNames`, `minLength`,
  *   `maxLength`, `uniqueItems`, `prefixItems`, `default`, …) is refused;
- * - at most 5,000 object properties in all and 10 levels of object nesting;
- *   at most 120,000 characters over property names, definition names, enum
- *   and const values; at most 1,000 enum values in all; a string enum of more
- *   than 250 values at most 15,000 characters.
+ * - at most 5,000 object properties in all; at most 120,000 characters over
+ *   property names, definition names, enum and const values (a value that is
+ *   not a string counts as its JSON text); at most 1,000 enum values in all;
+ *   a string enum of more than 250 values at most 15,000 characters;
+ * - at most 10 levels of nesting. The guide does not say how levels are
+ *   counted. OpenAI's SDK validator (openai/openai-java,
+ *   `openai-java-core/src/main/kotlin/com/openai/core/JsonSchemaValidator.kt`)
+ *   counts each step into a property, `items`, an `anyOf` branch or a `$defs`
+ *   entry as a level, from 0 at the root, and does not follow `$ref`; the API
+ *   refused a plan schema whose deepest value that count puts at level 10
+ *   ("nesting exceeds the limit of 10 levels", issue 35). So this fake counts
+ *   more strictly: the root is level 1, and a `$ref` counts as its target put
+ *   where the reference is (a reference back into a definition already being
+ *   expanded is not expanded again: recursion is allowed).
  *
- * The messages follow the real ones: `In context=('properties', 'x'), ...`.
+ * The totals count the schema as written (each definition once). The messages
+ * follow the real ones: `In context=('properties', 'x'), ...`.
  */
 
 const COMMON = new Set(["type", "description", "title", "enum", "const", "anyOf", "$ref"]);
@@ -35,17 +49,7 @@ const BY_TYPE: Record<string, Set<string>> = {
   boolean: new Set(),
   null: new Set(),
 };
-const FORMATS = new Set([
-  "date-time",
-  "time",
-  "date",
-  "duration",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-]);
+const FORMATS = new Set("date-time time date duration email hostname ipv4 ipv6 uuid".split(" "));
 
 /** The documented limits. */
 export const STRICT_LIMITS = {
@@ -76,14 +80,20 @@ export function strictSchemaProblem(schema: unknown): string | undefined {
   const tally: Tally = { properties: 0, stringLength: 0, enumValues: 0 };
   for (const name of Object.keys(defs)) tally.stringLength += name.length;
   const seen = new Set<unknown>();
-  let problem = check(schema, [], { root: schema, tally, depth: 0, seen });
+  let problem = check(schema, [], { root: schema, tally, seen });
   // Definitions no reference reached are checked too (each one once).
   for (const [name, def] of Object.entries(defs)) {
     if (problem || seen.has(def)) continue;
     seen.add(def);
-    problem = check(def, ["$defs", name], { root: schema, tally, depth: 0, seen });
+    problem = check(def, ["$defs", name], { root: schema, tally, seen });
   }
   if (problem) return problem;
+  const deepest = deepestLevel(schema, { root: schema, level: 1, context: [], expanding: [] });
+  if (deepest.level > STRICT_LIMITS.nesting) {
+    return `In context=(${
+      deepest.context.map((c) => `'${c}'`).join(", ")
+    }), ${deepest.level} levels of nesting exceeds the limit of ${STRICT_LIMITS.nesting} levels.`;
+  }
   if (tally.properties > STRICT_LIMITS.properties) {
     return `The schema has ${tally.properties} object properties in total; at most ${STRICT_LIMITS.properties} are allowed.`;
   }
@@ -99,8 +109,6 @@ export function strictSchemaProblem(schema: unknown): string | undefined {
 interface Walk {
   root: Schema;
   tally: Tally;
-  /** Object nesting so far. */
-  depth: number;
   seen: Set<unknown>;
 }
 
@@ -139,6 +147,14 @@ function check(node: unknown, context: string[], walk: Walk): string | undefined
       return `${where}, type '${String(type)}' is not supported.`;
     }
   }
+  if (
+    Array.isArray(node.type) &&
+    !(types.length === 2 && types.filter((t) => t === "null").length === 1)
+  ) {
+    return `${where}, a list of types must be one type and 'null', got ${
+      JSON.stringify(node.type)
+    }.`;
+  }
   const allowed = new Set([...COMMON, ...types.flatMap((t) => [...BY_TYPE[t as string]])]);
   if (context.length === 0) allowed.add("$defs").add("definitions");
   for (const key of Object.keys(node)) {
@@ -167,10 +183,6 @@ function checkObject(
   if (node.additionalProperties !== false) {
     return `${where}, 'additionalProperties' is required to be supplied and to be false.`;
   }
-  const depth = walk.depth + 1;
-  if (depth > STRICT_LIMITS.nesting) {
-    return `${where}, the schema nests objects ${depth} levels deep; at most ${STRICT_LIMITS.nesting} levels are allowed.`;
-  }
   const properties = asObject(node.properties);
   const required = Array.isArray(node.required) ? node.required : [];
   const missing = Object.keys(properties).filter((key) => !required.includes(key));
@@ -186,16 +198,14 @@ function checkObject(
   for (const [key, value] of Object.entries(properties)) {
     walk.tally.properties++;
     walk.tally.stringLength += key.length;
-    const problem = check(value, [...context, "properties", key], { ...walk, depth });
+    const problem = check(value, [...context, "properties", key], walk);
     if (problem) return problem;
   }
   return undefined;
 }
 
 function tallyValues(node: Schema, where: string, tally: Tally): string | undefined {
-  if (node.const !== undefined && typeof node.const === "string") {
-    tally.stringLength += node.const.length;
-  }
+  if ("const" in node) tally.stringLength += textLength(node.const);
   if (node.enum === undefined) return undefined;
   if (!Array.isArray(node.enum) || node.enum.length === 0) {
     return `${where}, 'enum' must be a non-empty array.`;
@@ -203,23 +213,75 @@ function tallyValues(node: Schema, where: string, tally: Tally): string | undefi
   tally.enumValues += node.enum.length;
   const strings = node.enum.filter((v): v is string => typeof v === "string");
   const length = strings.reduce((sum, v) => sum + v.length, 0);
-  tally.stringLength += length;
+  for (const value of node.enum) tally.stringLength += textLength(value);
   if (strings.length > STRICT_LIMITS.largeEnum && length > STRICT_LIMITS.largeEnumLength) {
     return `${where}, an enum of ${strings.length} string values may total at most ${STRICT_LIMITS.largeEnumLength} characters; it has ${length}.`;
   }
   return undefined;
 }
 
+/** The schema `ref` names: the root (`#`) or a definition (`#/$defs/x`, `#/definitions/x`). */
 function resolve(root: Schema, ref: string): unknown {
   if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let node: unknown = root;
-  for (const part of ref.slice(2).split("/")) {
-    const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isObject(node) || !(key in node)) return undefined;
-    node = node[key];
+  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+  if (!match) return undefined;
+  const defs = asObject(root[match[1]]);
+  const name = match[2].replaceAll("~1", "/").replaceAll("~0", "~");
+  return Object.hasOwn(defs, name) ? defs[name] : undefined;
+}
+
+interface Level {
+  level: number;
+  context: string[];
+}
+
+/**
+ * The deepest level in `node` (itself at `at.level`) and where it is: each
+ * property, `items`, `anyOf` branch and definition one level below its
+ * parent; a `$ref` is its target at the reference's level.
+ */
+function deepestLevel(
+  node: unknown,
+  at: { root: Schema; level: number; context: string[]; expanding: unknown[] },
+): Level {
+  let deepest: Level = { level: at.level, context: at.context };
+  if (!isObject(node) || at.level > STRICT_LIMITS.nesting) return deepest;
+  if (typeof node.$ref === "string") {
+    const target = resolve(at.root, node.$ref);
+    if (target === undefined || at.expanding.includes(target)) return deepest;
+    return deepestLevel(target, {
+      ...at,
+      context: [...at.context, "$ref"],
+      expanding: [...at.expanding, target],
+    });
   }
-  return node;
+  const below: [string[], unknown][] = [
+    ...Object.entries(asObject(node.properties)).map(([k, v]): [string[], unknown] => [
+      ["properties", k],
+      v,
+    ]),
+    ...(node.items === undefined ? [] : [[["items"], node.items] as [string[], unknown]]),
+    ...(Array.isArray(node.anyOf)
+      ? node.anyOf.map((v, i): [string[], unknown] => [["anyOf", String(i)], v])
+      : []),
+    ...["$defs", "definitions"].flatMap((key) =>
+      Object.entries(asObject(node[key])).map(([k, v]): [string[], unknown] => [[key, k], v])
+    ),
+  ];
+  for (const [path, child] of below) {
+    const found = deepestLevel(child, {
+      ...at,
+      level: at.level + 1,
+      context: [...at.context, ...path],
+    });
+    if (found.level > deepest.level) deepest = found;
+  }
+  return deepest;
+}
+
+/** Characters a value adds to the string total: a string's length, anything else's JSON text. */
+function textLength(value: unknown): number {
+  return typeof value === "string" ? value.length : JSON.stringify(value)?.length ?? 0;
 }
 
 function isObject(value: unknown): value is Schema {

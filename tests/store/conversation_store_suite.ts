@@ -3,7 +3,7 @@
  * in-memory fake and the SQL store on PGlite) so the fake cannot drift.
  */
 import assert from "node:assert/strict";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import {
   ANONYMOUS,
   type AuditEvent,

@@ -6,7 +6,7 @@
  * session was deleted while it ran stores nothing afterwards.
  */
 import assert from "node:assert/strict";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import type { Sql, SqlTx } from "../../shared/ports.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { userClaims } from "../auth/test_tokens.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
 import type { SqlQueryable } from "../../shared/ports.ts";
 import {

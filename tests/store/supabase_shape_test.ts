@@ -8,7 +8,7 @@
  * through every SQL function the migrations define and through the tables.
  */
 import assert from "node:assert/strict";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import type { Caller } from "../../shared/ports.ts";
 import { LoopNotFoundError } from "../../shared/errors.ts";
 import { SCHEMA_FUNCTIONS, SERVER_ONLY_FUNCTIONS } from "../../shared/store/migrations.ts";

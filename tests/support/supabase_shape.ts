@@ -13,7 +13,7 @@
  * are shared), and only the roles and schemas below exist.
  */
 import type { PGlite } from "@electric-sql/pglite";
-import { hashingVector } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import type { Sql, SqlTx } from "../../shared/ports.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";

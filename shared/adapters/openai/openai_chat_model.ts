@@ -10,12 +10,21 @@
  * answer's budget. When a server still refuses a parameter with a 400 that
  * names it (the error's `param`), the call is made again without it (or with
  * the other token parameter), and that is remembered. A refused strict schema
- * is sent again as a hint; a refused JSON schema format falls back to JSON
- * mode, then to no format.
+ * is sent again as a hint, not strict, and that schema is not sent strict
+ * again (a warning says so: the planner builds schemas within OpenAI's
+ * documented limits, so this is a last resort, not a cost every isolate pays);
+ * a refused JSON schema format falls back to JSON mode, then to no format.
  */
 import OpenAI from "openai";
 import { AppError } from "../../errors.ts";
-import type { ChatCompletion, ChatCompletionRequest, ChatModel, TokenUsage } from "../../ports.ts";
+import {
+  type ChatCompletion,
+  type ChatCompletionRequest,
+  type ChatModel,
+  type Logger,
+  SILENT_LOGGER,
+  type TokenUsage,
+} from "../../ports.ts";
 import { modelError } from "./openai_errors.ts";
 import { isOpenAiApi, modelTraits, refusedParameter } from "./openai_models.ts";
 
@@ -46,6 +55,8 @@ export interface OpenAiChatOptions {
   reasoningTokens?: number;
   /** Whether the server is OpenAI's own API (default: decided by the client's base URL). */
   server?: "openai" | "compatible";
+  /** Told when the server refuses a strict schema (default: silent). */
+  logger?: Logger;
 }
 
 /** Settings the server refused, dropped for later calls too. */
@@ -58,6 +69,9 @@ interface Adjustments {
 /** How many refusals one call may work around (one per parameter, and the format's steps). */
 const MAX_ADJUSTMENTS = 6;
 
+/** How many refused strict schemas are remembered (the oldest is forgotten first). */
+const MAX_REFUSED_SCHEMAS = 32;
+
 /** Completes chats with `model` (default `gpt-4o`, temperature 0.3, 1000 tokens). */
 export class OpenAiChatModel implements ChatModel {
   readonly model: string;
@@ -68,6 +82,9 @@ export class OpenAiChatModel implements ChatModel {
   readonly #reasoningEffort: ReasoningEffort;
   readonly #reasoningTokens: number;
   readonly #send: Adjustments;
+  readonly #logger: Logger;
+  /** Strict schemas the server refused, by name and text: sent not strict from then on. */
+  readonly #refusedStrict = new Set<string>();
   #responseFormat: ResponseFormat;
 
   constructor(
@@ -80,9 +97,11 @@ export class OpenAiChatModel implements ChatModel {
       reasoningEffort = "low",
       reasoningTokens = 4_000,
       server = isOpenAiApi(client.baseURL) ? "openai" : "compatible",
+      logger = SILENT_LOGGER,
     }: OpenAiChatOptions = {},
   ) {
     this.#client = client;
+    this.#logger = logger;
     this.model = model;
     this.#temperature = temperature;
     this.#maxTokens = maxTokens;
@@ -106,7 +125,8 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   async complete(request: ChatCompletionRequest): Promise<ChatCompletion> {
-    let strict = request.jsonSchema?.strict === true;
+    let strict = request.jsonSchema?.strict === true &&
+      !(this.#refusedStrict.size > 0 && this.#refusedStrict.has(schemaKey(request.jsonSchema)));
     for (let attempt = 0;; attempt++) {
       const format = request.jsonSchema ? this.#responseFormat : "none";
       try {
@@ -115,7 +135,10 @@ export class OpenAiChatModel implements ChatModel {
         const retry = attempt < MAX_ADJUSTMENTS && error instanceof OpenAI.BadRequestError
           ? this.#adjust(error, format, strict)
           : undefined;
-        if (retry === "not strict") strict = false;
+        if (retry === "not strict") {
+          strict = false;
+          this.#rememberRefused(request.jsonSchema!, error as InstanceType<typeof OpenAI.APIError>);
+        }
         if (retry) continue;
         throw modelError(error, {
           what: "get a completion",
@@ -124,6 +147,26 @@ export class OpenAiChatModel implements ChatModel {
         });
       }
     }
+  }
+
+  /** Remembers a strict schema the server refused, and says so once. */
+  #rememberRefused(
+    schema: NonNullable<ChatCompletionRequest["jsonSchema"]>,
+    error: InstanceType<typeof OpenAI.APIError>,
+  ): void {
+    if (this.#refusedStrict.size >= MAX_REFUSED_SCHEMAS) {
+      this.#refusedStrict.delete(this.#refusedStrict.values().next().value!);
+    }
+    this.#refusedStrict.add(schemaKey(schema));
+    const body = error.error as { message?: string } | undefined;
+    this.#logger.warn(
+      `The model server refused the strict JSON schema "${schema.name}"; it is sent without strict from now on, so the model's output is no longer guaranteed to match it`,
+      {
+        model: this.model,
+        baseUrl: this.#client.baseURL,
+        reason: String(body?.message ?? error.message).slice(0, 500),
+      },
+    );
   }
 
   /**
@@ -202,6 +245,11 @@ export class OpenAiChatModel implements ChatModel {
     }
     return usage ? { text, usage } : { text };
   }
+}
+
+/** What identifies a schema among refused ones: its name and its text. */
+function schemaKey({ name, schema }: NonNullable<ChatCompletionRequest["jsonSchema"]>): string {
+  return `${name}\n${JSON.stringify(schema)}`;
 }
 
 function responseFormat(
