@@ -2,7 +2,7 @@
  * The offline default planner: no model, so it understands words, not
  * meaning. It reads the message (`request_reading.ts`: its clauses, the verb
  * each opens with, whether it asks, questions, states or greets), then:
- * "remember that …", "forget …" and "delete this conversation" plan the
+ * "remember that …", "forget …" and "erase this chat" plan the
  * memory tools (`memory_intents.ts`); "what can you do?" and a question about
  * what was said earlier plan only the reply; anything else plans the tools the
  * message asks for or is about (`tool_choice.ts`: a write needs a verb that

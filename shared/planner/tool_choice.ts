@@ -6,11 +6,11 @@
  * a verb some tool answers to, a read must answer to that verb too ("record a
  * score" runs no listing). A tool that changes something is planned only for
  * a clause that asks for it: the clause opens with one of the tool's verbs,
- * names what the tool acts on ("start a … loop", "delete this conversation"),
+ * names what the tool acts on ("start a … loop", "archive ticket T-12"),
  * or uses the tool's own verb with an arg stated ("convert 120 dollars to
  * EUR"); and the message itself states a required arg when there are any.
  * A tool asked for whose required args are unknown is reported, so the reply
- * can say what it needs.
+ * can say what it needs. The memory tools are left to `memory_intents.ts`.
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";

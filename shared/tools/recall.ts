@@ -4,7 +4,7 @@
  * messages and semantic matches, and the items of their working memory, that
  * share most of the message's content words. "What is my favourite colour?"
  * finds "My favourite colour is teal". A question about the conversation
- * itself ("what did I ask you about Tokyo?") finds the earlier messages, asks
+ * itself ("what did I say about Osaka?") finds the earlier messages, asks
  * included, on its topic (see {@link recallAbout}).
  */
 import { contentWords, stem, tokenize } from "../text/words.ts";
