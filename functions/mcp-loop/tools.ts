@@ -9,30 +9,45 @@
  *
  * A tool that only reads should say so (`readOnlyHint: true`): the loop then
  * runs it beside other read-only steps, and MCP clients may call it freely.
+ * An output with a `summary` string gives the reply written without a model
+ * its sentence for the step (docs/offline.md).
  */
 import { z } from "zod";
+import { type Place, resolvePlace, timesIn } from "../../shared/places/place_time_zones.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 
-/** What time it is now in a time zone: a small tool that needs no database or network. */
+/**
+ * What time it is now in a place: a small tool that needs no database or
+ * network. A place with several time zones (a country such as Australia, a
+ * name such as Hyderabad) gets the time in each, and the answer says so.
+ */
 const currentTime = defineTool({
   name: "get_current_time",
   description:
-    "Get the current date and time in a time zone (an IANA name such as Europe/Lisbon, or a city such as Tokyo; UTC when not given).",
+    "Get the current date and time in a place: an IANA time zone (Europe/Lisbon), a city (Tokyo) or a country (India); UTC when none is given.",
   argsSchema: z.object({
-    time_zone: z.string().max(64).default("UTC")
-      .transform((zone, ctx) => {
-        const resolved = resolveTimeZone(zone);
-        if (resolved) return resolved;
+    time_zone: z.string().max(64).optional()
+      .transform((text, ctx): Place | undefined => {
+        if (text === undefined) return undefined;
+        const place = resolvePlace(text);
+        if (place) return place;
         ctx.addIssue({
           code: "custom",
           message:
-            "time_zone must be an IANA time zone such as Europe/Lisbon or America/New_York, or a city such as Tokyo",
+            `Unknown place "${text}": give an IANA time zone such as Europe/Lisbon, a city such as Tokyo, or a country such as India`,
         });
         return z.NEVER;
       })
-      .describe("IANA time zone, like Europe/Lisbon, or a city, like Tokyo"),
+      .describe("A place: an IANA time zone like Europe/Lisbon, a city like Tokyo, or a country"),
   }),
-  outputSchema: z.object({ time_zone: z.string(), iso: z.string(), local: z.string() }),
+  outputSchema: z.object({
+    place: z.string(),
+    time_zone: z.string(),
+    iso: z.string(),
+    local: z.string(),
+    summary: z.string(),
+    times: z.array(z.object({ time_zone: z.string(), label: z.string(), local: z.string() })),
+  }),
   annotations: {
     title: "Current time",
     readOnlyHint: true,
@@ -41,28 +56,18 @@ const currentTime = defineTool({
   },
   run: ({ args }) => {
     const now = new Date();
-    const local = new Intl.DateTimeFormat("en-GB", {
-      timeZone: args.time_zone,
-      dateStyle: "full",
-      timeStyle: "long",
-    }).format(now);
-    return { time_zone: args.time_zone, iso: now.toISOString(), local };
+    const place = args.time_zone ?? { name: "UTC", zones: [{ zone: "UTC", label: "UTC" }] };
+    const { times, summary } = timesIn(place, now);
+    return {
+      place: place.name,
+      time_zone: times[0].time_zone,
+      iso: now.toISOString(),
+      local: times[0].local,
+      summary: args.time_zone ? summary : `${summary} Name a city or a country for its local time.`,
+      times,
+    };
   },
 });
-
-/** An IANA time zone by its name ("asia/tokyo" too) or its city ("Tokyo", "New York"), else undefined. */
-function resolveTimeZone(name: string): string | undefined {
-  try {
-    const { timeZone } = new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions();
-    // An alias stays as written (Asia/Kolkata, not the canonical Asia/Calcutta); only its case is fixed.
-    return timeZone.toLowerCase() === name.toLowerCase() ? timeZone : name;
-  } catch {
-    const city = name.trim().replaceAll(" ", "_").toLowerCase();
-    return Intl.supportedValuesOf("timeZone").find((zone) =>
-      zone.split("/").at(-1)!.toLowerCase() === city
-    );
-  }
-}
 
 // Add your tools to this list (see docs/examples/custom_tool.ts for one that reads your tables).
 export default [currentTime];

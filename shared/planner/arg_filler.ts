@@ -25,6 +25,15 @@ export interface FilledArgs {
   fromMessage: string[];
 }
 
+/** Where a tool's args are looked for. */
+export interface ArgSources {
+  message: string;
+  context: Record<string, unknown>;
+  producers?: readonly Producer[];
+  /** The tool's own check of one arg's value (see `PlannerTool.acceptsArg`). */
+  acceptsArg?: (name: string, value: unknown) => boolean;
+}
+
 /**
  * Args for a tool with `schema`, or undefined when a required one is unknown.
  * An arg comes from the context by name, else from the message (required args
@@ -34,40 +43,50 @@ export interface FilledArgs {
  * found nowhere else becomes a step reference to the latest producer whose
  * output schema has it (see {@link referenceFor}).
  */
-export function fillArgs(
-  schema: JsonSchema,
-  { message, context, producers = [], acceptsArg }: {
-    message: string;
-    context: Record<string, unknown>;
-    producers?: readonly Producer[];
-    /** The tool's own check of one arg's value (see `PlannerTool.acceptsArg`). */
-    acceptsArg?: (name: string, value: unknown) => boolean;
-  },
-): FilledArgs | undefined {
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((schema.required ?? []) as string[]);
+export function fillArgs(schema: JsonSchema, sources: ArgSources): FilledArgs | undefined {
   const args: Record<string, unknown> = {};
   const fromMessage: string[] = [];
-  for (const [name, property] of Object.entries(properties)) {
-    const fromContext = findInContext(name, context);
-    if (fromContext !== undefined && fits(fromContext, property)) {
-      args[name] = fromContext;
+  for (const [name, property, required] of argsOf(schema)) {
+    const found = findArg(name, property, required, sources);
+    if (found === undefined) {
+      if (required) return undefined;
       continue;
     }
-    const stated = required.has(name)
-      ? findInMessage(property, message) ?? findAcceptedPhrase(name, property, message, acceptsArg)
-      : findStatedOption(name, property, message, acceptsArg);
-    if (stated !== undefined) {
-      args[name] = stated;
-      fromMessage.push(name);
-      continue;
-    }
-    if (!required.has(name)) continue;
-    const reference = referenceFor(name, producers);
-    if (reference === undefined) return undefined;
-    args[name] = reference;
+    args[name] = found.value;
+    if (found.fromMessage) fromMessage.push(name);
   }
   return { args, fromMessage };
+}
+
+/** The required args of `schema` that {@link fillArgs} finds nowhere. */
+export function missingArgs(schema: JsonSchema, sources: ArgSources): string[] {
+  return argsOf(schema).filter(([name, property, required]) =>
+    required && findArg(name, property, required, sources) === undefined
+  ).map(([name]) => name);
+}
+
+function argsOf(schema: JsonSchema): [string, JsonSchema, boolean][] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => [name, property, required.has(name)]);
+}
+
+function findArg(
+  name: string,
+  property: JsonSchema,
+  required: boolean,
+  { message, context, producers = [], acceptsArg }: ArgSources,
+): { value: unknown; fromMessage: boolean } | undefined {
+  const fromContext = findInContext(name, context);
+  if (fromContext !== undefined && fits(fromContext, property)) {
+    return { value: fromContext, fromMessage: false };
+  }
+  const stated = required
+    ? findInMessage(property, message) ?? findAcceptedPhrase(name, property, message, acceptsArg)
+    : findStatedOption(name, property, message, acceptsArg);
+  if (stated !== undefined) return { value: stated, fromMessage: true };
+  const reference = required ? referenceFor(name, producers) : undefined;
+  return reference === undefined ? undefined : { value: reference, fromMessage: false };
 }
 
 /**

@@ -1,38 +1,53 @@
 /**
- * The offline default planner. It ranks the offered tools by lexical
- * similarity (hashing vectors) between the latest message and each tool's name
- * and description, keeps those close to the best match, fills their args (see
- * `arg_filler.ts`), skips a tool whose required args are unknown, and ends
- * with `finalize_summary` when that tool is offered. A tool whose required arg
- * only an earlier chosen tool's output can supply goes after that tool, with a
- * step reference. A tool that changes something (not marked read-only) is
- * planned only when the message asks for it: it states one of the tool's args
- * (see {@link asksFor}). In a later round it has nothing to add (it cannot read
- * results): it asks for the reply, or answers [] — except in a refinement
- * round, where it plans afresh. "Remember that …" and "forget …" plan the
- * memory tools (see `memory_intents.ts`). No model is involved, so it
- * understands words, not meaning.
+ * The offline default planner: no model, so it understands words, not
+ * meaning. It reads the message (`request_reading.ts`: its clauses, the verb
+ * each opens with, whether it asks, questions, states or greets), then:
+ * "remember that …", "forget …" and "erase this chat" plan the
+ * memory tools (`memory_intents.ts`); "what can you do?" and a question about
+ * what was said earlier plan only the reply; anything else plans the tools the
+ * message asks for or is about (`tool_choice.ts`: a write needs a verb that
+ * asks for it and what it acts on), ranked by lexical similarity (hashing
+ * vectors) between the message and each tool's name and description, with
+ * args filled from the context and the message (`arg_filler.ts`). It ends
+ * with `finalize_summary` when that tool is offered, and when it planned
+ * nothing it leaves the reply a note (`planner_notes.ts`): what it can do
+ * instead, or what a tool asked for still needs. In a later round it has
+ * nothing to add (it cannot read results): it asks for the reply, or answers
+ * [] — except in a refinement round, where it plans afresh.
  */
-import type { PlannedAction, ToolMetadata } from "../contracts.ts";
+import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
-import { contentWords, cosine } from "../text/words.ts";
+import { cosine } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
-import { SEARCH_TOOLS } from "../tools/search_tools.ts";
-import { fillArgs, type FilledArgs, type Producer } from "./arg_filler.ts";
+import { recallMemory, recallQuestion, recallStatements } from "../tools/recall.ts";
 import { memoryIntent } from "./memory_intents.ts";
+import {
+  asksForCapabilities,
+  capabilitiesNote,
+  greetingNote,
+  missingArgsNote,
+  statementNote,
+  unservedNote,
+} from "./planner_notes.ts";
+import { readMessage } from "./request_reading.ts";
+import { chooseTools } from "./tool_choice.ts";
+import { toolProfile } from "./tool_profile.ts";
 
 /** Tunables of the heuristic planner. */
 export interface HeuristicPlannerOptions {
-  /** Lowest similarity for a tool to be considered at all. */
+  /** Lowest similarity for a read to be planned at all. */
   minScore?: number;
-  /** Keep tools scoring at least this fraction of the best score. */
+  /** Keep reads scoring at least this fraction of the best read's score. */
   relativeScore?: number;
   /** Most tools besides `finalize_summary`. */
   maxTools?: number;
 }
 
-/** Plans by ranking tools against the message (see the module doc). */
+/** Longest note for the reply (`finalize_summary`'s `instructions` allow 2,000 characters). */
+const MAX_NOTE = 2_000;
+
+/** Plans by reading the message and matching it to the tools (see the module doc). */
 export class HeuristicPlanner implements Planner {
   readonly #minScore: number;
   readonly #relativeScore: number;
@@ -40,7 +55,7 @@ export class HeuristicPlanner implements Planner {
   readonly #toolVectors = new Map<string, { text: string; vector: number[] }>();
 
   constructor(
-    { minScore = 0.1, relativeScore = 0.75, maxTools = 4 }: HeuristicPlannerOptions = {},
+    { minScore = 0.05, relativeScore = 0.75, maxTools = 4 }: HeuristicPlannerOptions = {},
   ) {
     this.#minScore = minScore;
     this.#relativeScore = relativeScore;
@@ -55,59 +70,39 @@ export class HeuristicPlanner implements Planner {
       const replied = results.some((result) => result.tool === FINALIZE_TOOL);
       return Promise.resolve(offersFinalize && !replied ? [{ tool: FINALIZE_TOOL, args: {} }] : []);
     }
-    const message = request.messages[request.messages.length - 1]?.content ?? "";
-    // "Remember that …", "forget …": the memory tools, then the reply.
-    const intent = memoryIntent(message, tools);
-    if (intent) {
-      return Promise.resolve(
-        offersFinalize ? [intent, { tool: FINALIZE_TOOL, args: {} }] : [intent],
+    const reply = (steps: PlannedAction[], note?: string): Promise<PlannedAction[]> =>
+      Promise.resolve(
+        offersFinalize
+          ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]
+          : steps,
       );
-    }
+    const message = request.messages[request.messages.length - 1]?.content ?? "";
+    const previous = previousUserMessage(request, context);
+    const intent = memoryIntent(message, tools, { previous });
+    if (intent) return reply([intent]);
+    if (asksForCapabilities(message)) return reply([], capabilitiesNote(tools));
+    // The reply brings back what was said earlier (see `recall.ts`).
+    if (recallQuestion(message)) return reply([]);
+    const reading = readMessage(message, { verbs: toolVerbs(tools) });
     const messageVector = hashingVector(message);
-    const ranked = tools
-      // search_tools asks for other tools; ranking words cannot tell when that helps.
-      .filter((tool) => tool.name !== FINALIZE_TOOL && tool.name !== SEARCH_TOOLS)
-      .map((tool) => ({ tool, score: cosine(messageVector, this.#vectorOf(tool)) }))
-      .filter(({ score }) => score >= this.#minScore)
-      .sort((a, b) => b.score - a.score);
-    const best = ranked[0]?.score ?? 0;
-    const eligible = ranked
-      .filter(({ score }) => score >= best * this.#relativeScore)
-      .map(({ tool }) => tool);
-    // First the tools whose args are known; then those that need one of their outputs.
-    const plan: PlannedAction[] = [];
-    const producers: Producer[] = [];
-    const add = (tool: PlannerTool, args: Record<string, unknown>) => {
-      producers.push({
-        position: results.length + plan.length,
-        name: tool.name,
-        outputSchema: tool.outputSchema,
-      });
-      plan.push({ tool: tool.name, args });
-    };
-    const waiting: PlannerTool[] = [];
-    const fill = (tool: PlannerTool, withProducers: readonly Producer[] = []) => {
-      const filled = fillArgs(tool.argsSchema ?? {}, {
-        message,
-        context,
-        producers: withProducers,
-        acceptsArg: tool.acceptsArg,
-      });
-      return filled && (tool.readOnly || asksFor(tool, filled, message)) ? filled.args : undefined;
-    };
-    for (const tool of eligible) {
-      if (plan.length >= this.#maxTools) break;
-      const args = fill(tool);
-      if (args) add(tool, args);
-      else waiting.push(tool);
-    }
-    for (const tool of waiting) {
-      if (plan.length >= this.#maxTools) break;
-      const args = fill(tool, producers);
-      if (args) add(tool, args);
-    }
-    if (offersFinalize) plan.push({ tool: FINALIZE_TOOL, args: {} });
-    return Promise.resolve(plan);
+    const { plan, missing } = chooseTools({
+      message,
+      reading,
+      context,
+      tools,
+      earlierSteps: results.length,
+      scoreOf: (tool) => cosine(messageVector, this.#vectorOf(tool)),
+      minScore: this.#minScore,
+      relativeScore: this.#relativeScore,
+      maxTools: this.#maxTools,
+    });
+    if (plan.length > 0) return reply(plan);
+    if (missing.length > 0) return reply([], missingArgsNote(missing));
+    if (reading.kind === "greeting") return reply([], greetingNote(message));
+    const answered = recallStatements(message, context).length > 0 ||
+      recallMemory(message, context).length > 0;
+    if (answered) return reply([]);
+    return reply([], reading.kind === "statement" ? statementNote(tools) : unservedNote(tools));
   }
 
   /** The tool's vector, cached while its name and description stay the same. */
@@ -123,18 +118,37 @@ export class HeuristicPlanner implements Planner {
   }
 }
 
-/**
- * Whether the message asks for a tool that changes something (one not marked
- * read-only): it must state at least one of the tool's args itself, or, for a
- * tool without args, name it (every content word of the tool's name). Words
- * alone make a tool similar, not wanted: "record a score of 90 for loop
- * f2315a12" must not also start a new loop because "loop" matched.
- */
-export function asksFor(tool: PlannerTool, filled: FilledArgs, message: string): boolean {
-  if (filled.fromMessage.length > 0) return true;
-  const properties = Object.keys((tool.argsSchema?.properties ?? {}) as Record<string, unknown>);
-  if (properties.length > 0) return false;
-  const said = new Set(contentWords(message));
-  const named = contentWords(tool.name.replace(/[_.-]+/g, " "));
-  return named.length > 0 && named.every((word) => said.has(word));
+/** The user's message before the latest: earlier in the request, else the latest stored one. */
+function previousUserMessage(
+  request: MCPRequest,
+  context: Record<string, unknown>,
+): string | undefined {
+  const inRequest = request.messages.slice(0, -1).findLast((message) => message.role === "user");
+  if (inRequest) return inRequest.content;
+  const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
+  const stored = recent.filter((
+    item,
+  ): item is { role: string; content: string; createdAt: string } =>
+    typeof item === "object" && item !== null && item.role === "user" &&
+    typeof item.content === "string" && typeof item.createdAt === "string"
+  ).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return stored.at(-1)?.content;
+}
+
+/** The note cut to whole lines within {@link MAX_NOTE} characters. */
+function fitNote(note: string): string {
+  if (note.length <= MAX_NOTE) return note;
+  const lines: string[] = [];
+  let length = 0;
+  for (const line of note.split("\n")) {
+    if (length + line.length + 1 > MAX_NOTE - 2) break;
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.length > 0 ? [...lines, "…"].join("\n") : note.slice(0, MAX_NOTE);
+}
+
+/** The verbs the offered tools answer to. */
+function toolVerbs(tools: readonly PlannerTool[]): Set<string> {
+  return new Set(tools.flatMap((tool) => toolProfile(tool).verbs));
 }

@@ -1,35 +1,99 @@
 /**
- * What the offline planner understands about memory, in English: "remember
- * that …" plans `remember`, "forget this conversation" plans
- * `forget_session`, and "forget …" plans `forget` — when those tools are
- * offered. Anything else is left to the ranking of tools.
+ * What the offline planner understands about memory, in English, when those
+ * tools are offered:
+ * - `remember` for a fact the message asks to keep, before or after the ask:
+ *   "remember that …", "please keep in mind: …", "don't forget …",
+ *   "for future reference, …", "…, remember that", "… — note this" (a bare
+ *   "remember that" keeps the user's previous message);
+ * - `forget_session` for deleting the current conversation: "delete this
+ *   chat", "erase our conversation", "forget everything we talked about";
+ * - `forget` for the rest of "forget …", "stop remembering …", "remove …
+ *   from your memory".
+ * "Remember to …" is a reminder, not a fact, and questions ("do you
+ * remember …") are not asks: both are left to the ranking of tools.
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
 
-const REMEMBER = /^\s*(?:please\s+)?(?:can you\s+)?remember(?:\s+that|\s*:)\s+(.+?)[\s.!]*$/is;
-const FORGET_SESSION =
-  /^\s*(?:please\s+)?forget\s+(?:this|the current|our)\s+(?:session|conversation|chat)\b/i;
-const FORGET = /^\s*(?:please\s+)?forget(?:\s+that|\s+about|\s*:)?\s+(.+?)[\s.!]*$/is;
+/** The tools this grammar plans; the ranking of tools leaves them alone. */
+export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
-/** The memory step `message` asks for, if it asks for one the tools offer. */
+const OPENING = String
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to)[\s,]+)*`;
+/** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
+const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me)\b)`;
+const KEEP_VERB = String
+  .raw`(?:remember|memori[sz]e|keep in mind|note|make a note(?: of)?|take note(?: of)?|(?:don'?t|do not|never) forget)`;
+/** After a fact, "save that" and "store this" ask to keep it too; before one they may be about a file. */
+const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
+
+const REMEMBER_BEFORE = new RegExp(
+  String
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+that|\s+this|\s*:)|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+  "is",
+);
+const POINTER = String.raw`(?:that|this|it)`;
+const REMEMBER_AFTER = new RegExp(
+  String
+    .raw`^\s*(.+?)[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind)(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+  "is",
+);
+const REMEMBER_POINTER = new RegExp(
+  String
+    .raw`^\s*${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind)(?:[\s,]+please)?[\s.!]*$`,
+  "i",
+);
+
+const WIPE_VERB = String.raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge)`;
+const FORGET_SESSION = new RegExp(
+  String
+    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+(?:session|conversation|chat|thread|discussion|chat history|conversation history)(?=[\s,.!]*(?:$|,|please|now|for good|completely|entirely|permanently|right away))|forget (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered))\b`,
+  "i",
+);
+const NEVER_MIND = /^\s*(?:forget (?:about )?it|never ?mind)\b/i;
+const FORGET = new RegExp(
+  String
+    .raw`^\s*${OPENING}(?:forget|stop remembering|unlearn)(?:\s+that|\s+about|\s+what i (?:said|told you) about|\s*:)?\s+(.+?)[\s.!]*$`,
+  "is",
+);
+const REMOVE_FROM_MEMORY = new RegExp(
+  String
+    .raw`^\s*${OPENING}(?:delete|erase|remove|drop)\s+(.+?)\s+from (?:your |my )?memory[\s.!]*$`,
+  "is",
+);
+
+/**
+ * The memory step `message` asks for, if it asks for one the tools offer.
+ * `previous` is the user's message before it, kept by a bare "remember that".
+ */
 export function memoryIntent(
-  message: string,
+  written: string,
   tools: readonly PlannerTool[],
+  { previous }: { previous?: string } = {},
 ): PlannedAction | undefined {
   const offered = (name: string) => tools.some((tool) => tool.name === name);
-  const remember = REMEMBER.exec(message);
-  if (remember && offered("remember")) {
-    return { tool: "remember", args: { fact: clip(remember[1]) } };
-  }
+  const message = written.replaceAll("\u2019", "'");
   if (FORGET_SESSION.test(message)) {
     return offered("forget_session") ? { tool: "forget_session", args: {} } : undefined;
   }
-  const forget = FORGET.exec(message);
-  if (forget && offered("forget")) return { tool: "forget", args: { what: clip(forget[1]) } };
-  return undefined;
+  const fact = factToKeep(message, previous);
+  if (fact !== undefined) {
+    return offered("remember") ? { tool: "remember", args: { fact: clip(fact) } } : undefined;
+  }
+  if (NEVER_MIND.test(message) || /^\s*(?:don'?t|do not|never) forget\b/i.test(message)) {
+    return undefined;
+  }
+  const what = (REMOVE_FROM_MEMORY.exec(message) ?? FORGET.exec(message))?.[1];
+  return what && offered("forget") ? { tool: "forget", args: { what: clip(what) } } : undefined;
+}
+
+/** The fact a message asks to keep, if it asks to keep one. */
+function factToKeep(message: string, previous: string | undefined): string | undefined {
+  if (REMEMBER_POINTER.test(message)) return previous?.trim() ? previous : undefined;
+  const fact = REMEMBER_AFTER.exec(message)?.[1] ?? REMEMBER_BEFORE.exec(message)?.[1];
+  return fact && /[\p{L}\p{N}]/u.test(fact) ? fact : undefined;
 }
 
 function clip(text: string): string {
-  return text.replace(/\s+/g, " ").trim().slice(0, 500);
+  return text.replace(/\s+/g, " ").trim().replace(/[\s,;:–—-]+$/, "").slice(0, 500);
 }

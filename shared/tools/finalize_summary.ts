@@ -1,12 +1,21 @@
 /**
  * The built-in `finalize_summary` tool: its output becomes the response's
  * `summaryMessage` and is stored as the assistant's reply. Without a chat model
- * it writes a short, readable account of what each step returned.
+ * it writes the reply itself: a sentence per step (see `step_sentences.ts`),
+ * the planner's notes, and what the user's memory and earlier messages hold
+ * that bears on the message.
  */
 import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
 import type { StoredMessage, UsageMeter } from "../ports.ts";
-import { recallMemory, recallStatements } from "./recall.ts";
+import {
+  recallAbout,
+  recallMemory,
+  type RecallQuestion,
+  recallQuestion,
+  recallStatements,
+} from "./recall.ts";
+import { clipWords, stepSentence } from "./step_sentences.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
 /** The tool's name; its output becomes the response's `summaryMessage`. */
@@ -14,7 +23,7 @@ export const FINALIZE_TOOL = "finalize_summary";
 
 const FinalizeArgs = z.object({
   instructions: z.string().max(2_000).optional()
-    .describe("Optional hints on what the summary should stress"),
+    .describe("Optional notes for the reply: what to stress, or what to tell the user"),
 });
 
 /** Builds `finalize_summary`; `summarize` replaces the offline summary (e.g. a chat model). */
@@ -31,17 +40,21 @@ export function createFinalizeSummaryTool(
     annotations: { title: "Summarise the results", readOnlyHint: true, destructiveHint: false },
     run: ({ args, results, request, signal, usage, context }) => {
       const message = request?.messages.at(-1)?.content ?? "";
-      const remembered = recallMemory(message, context);
+      const question = recallQuestion(message);
+      const remembered = question ? [] : recallMemory(message, context);
       const input: SummaryInput = {
         message,
         mode: request?.mode ?? "general",
         results,
         instructions: args.instructions,
         // A message that only restates what memory holds adds nothing.
-        recalled: recallStatements(message, context).filter((said) =>
-          !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))
-        ),
+        recalled: question
+          ? []
+          : recallStatements(message, context).filter((said) =>
+            !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))
+          ),
         remembered,
+        ...(question ? { earlier: { question, messages: recallAbout(question, context) } } : {}),
       };
       return summarize ? summarize(input, signal, usage) : Promise.resolve(offlineSummary(input));
     },
@@ -65,56 +78,44 @@ export interface SummaryInput {
   recalled?: readonly StoredMessage[];
   /** What the user's working memory holds that bears on the message, best first. */
   remembered?: readonly string[];
+  /** For a question about what was said earlier: the question, and the messages it finds, oldest first. */
+  earlier?: { question: RecallQuestion; messages: readonly StoredMessage[] };
 }
 
 /**
- * The summary without a model: one line per step (earlier rounds' summaries
- * left out), and what the user's working memory holds and what they said
- * earlier that bears on the message, quoted.
+ * The reply without a model: a sentence per step (earlier rounds' replies
+ * left out), then the planner's notes (`instructions`), then what the user's
+ * working memory holds and what was said earlier that bears on the message,
+ * quoted.
  */
 export function offlineSummary(
-  { message, results: all, recalled = [], remembered = [] }: SummaryInput,
+  { message, results: all, instructions, recalled = [], remembered = [], earlier }: SummaryInput,
 ): string {
-  const results = all.filter((result) => result.tool !== FINALIZE_TOOL);
-  const asked = `"${clip(message.replace(/\s+/g, " ").trim(), 80)}"`;
-  const quote = (text: string) => `"${clip(text.replace(/\s+/g, " ").trim(), 200)}"`;
-  const said = recalled.map((message) => quote(message.content));
-  const kept = remembered.length > 0
-    ? [`You asked me to remember: ${remembered.map(quote).join(" and ")}.`]
-    : [];
-  if (results.length === 0) {
-    if (said.length > 0) kept.push(`Earlier in this conversation you said: ${said.join(" and ")}`);
-    return kept.length > 0 ? kept.join("\n") : `No tools were needed for ${asked}.`;
+  const parts = all.filter((result) => result.tool !== FINALIZE_TOOL).map(stepSentence);
+  if (instructions?.trim()) parts.push(instructions.trim());
+  if (remembered.length > 0) {
+    parts.push(`You asked me to remember: ${remembered.map(quote).join(" and ")}.`);
   }
-  const lines = results.map((result) =>
-    result.success
-      ? `- ${result.tool}: ${describeValue(result.output)}`
-      : `- ${result.tool} failed: ${clip(result.error ?? "unknown error", 160)}`
-  );
-  const failed = results.filter((result) => !result.success).length;
-  const head = `Ran ${results.length} tool${results.length === 1 ? "" : "s"} for ${asked}` +
-    (failed > 0 ? ` (${failed} failed):` : ":");
-  const tail = said.length > 0 ? [`Earlier you said: ${said.join(" and ")}`] : [];
-  return [head, ...lines, ...kept, ...tail].join("\n");
+  if (earlier) parts.push(earlierMessages(earlier));
+  if (recalled.length > 0) {
+    parts.push(`Earlier you said: ${recalled.map((said) => quote(said.content)).join(" and ")}.`);
+  }
+  if (parts.length > 0) return parts.join("\n");
+  return `No tools were needed for ${quote(clipWords(oneLine(message), 80))}.`;
 }
 
-/** A compact, readable rendering of a tool's output. */
-export function describeValue(value: unknown, depth = 0): string {
-  if (value === null || value === undefined) return depth === 0 ? "no output" : "none";
-  if (typeof value === "string") return depth === 0 ? clip(value, 200) : `"${clip(value, 60)}"`;
-  if (typeof value !== "object") return String(value);
-  if (Array.isArray(value)) {
-    if (depth > 0) return `${value.length} item${value.length === 1 ? "" : "s"}`;
-    const shown = value.slice(0, 3).map((item) => describeValue(item, depth + 1));
-    return `${value.length} item${value.length === 1 ? "" : "s"}` +
-      (shown.length > 0 ? ` (${shown.join("; ")}${value.length > 3 ? "; …" : ""})` : "");
-  }
-  if (depth > 1) return "{…}";
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  const shown = entries.slice(0, 6).map(([key, v]) => `${key} ${describeValue(v, depth + 1)}`);
-  return shown.join(", ") + (entries.length > 6 ? ", …" : "") || "empty";
+/** The messages a question about the conversation asked for, a line each. */
+function earlierMessages({ question, messages }: NonNullable<SummaryInput["earlier"]>): string {
+  const about = question.topic ? ` about ${question.topic}` : "";
+  const who = question.roles.length > 1 ? "we" : question.roles[0] === "assistant" ? "I" : "you";
+  if (messages.length === 0) return `I found nothing ${who} wrote earlier${about}.`;
+  const speaker = (role: string) =>
+    question.roles.length > 1 ? (role === "assistant" ? "I: " : "you: ") : "";
+  return [
+    `Earlier ${who} wrote${about}:`,
+    ...messages.map((said) => `- ${speaker(said.role)}${quote(said.content)}`),
+  ].join("\n");
 }
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+const quote = (text: string) => `"${clipWords(oneLine(text), 300)}"`;

@@ -59,7 +59,8 @@ export function createModelSummarizer(
         error: describeError(error),
       });
     }
-    return offlineSummary(input);
+    // The instructions were hints for the model, from a planner that may have read untrusted text.
+    return offlineSummary({ ...input, instructions: undefined });
   };
 }
 
@@ -87,11 +88,12 @@ function toolResults(results: SummaryInput["results"], fence: Fence): string {
   ).join("\n");
 }
 
-/** What the user said earlier that bears on the message (see recall.ts), as data. */
+/** What was said earlier that bears on the message (see recall.ts), as data. */
 function recalled(input: SummaryInput, fence: Fence): string {
-  if (!input.recalled?.length) return "";
-  const said = input.recalled.map((message) => message.content).join("\n");
-  return `What the user said earlier in the conversation that may answer it:\n${
+  const messages = [...(input.recalled ?? []), ...(input.earlier?.messages ?? [])];
+  if (messages.length === 0) return "";
+  const said = messages.map((message) => `${message.role}: ${message.content}`).join("\n");
+  return `What was said earlier in the conversation that may answer it (one message a line, after who said it):\n${
     fence.block("memory", said)
   }\n`;
 }

@@ -3,9 +3,11 @@
  * without a model: the statements (not questions) among the loaded recent
  * messages and semantic matches, and the items of their working memory, that
  * share most of the message's content words. "What is my favourite colour?"
- * finds "My favourite colour is teal".
+ * finds "My favourite colour is teal". A question about the conversation
+ * itself ("what did I say about Osaka?") finds the earlier messages, asks
+ * included, on its topic (see {@link recallAbout}).
  */
-import { contentWords } from "../text/words.ts";
+import { contentWords, stem, tokenize } from "../text/words.ts";
 import { memoryStatements } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
 
@@ -52,6 +54,73 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   });
   return scored.sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_RECALLED).map(({ text }) => text);
+}
+
+/** A question about what was said earlier: whose messages, and on what topic. */
+export interface RecallQuestion {
+  /** Whose messages: the user's ("what did I say"), the assistant's ("what did you say") or both ("we"). */
+  roles: readonly string[];
+  /** The topic as written ("Tokyo"), when the question names one. */
+  topic?: string;
+  /** The topic's content words (empty: the latest messages). */
+  words: string[];
+}
+
+const ASKED_EARLIER = new RegExp(
+  [
+    String
+      .raw`\b(?:what|which|when|where) (?:did|have|had) (i|you|we) (?:ever |already |just )?(?:ask|say|tell|mention|write|type|talk|discuss|share)`,
+    String.raw`\bdid (i|you|we) (?:ever |already )?(?:ask|say|mention|tell|talk|write)`,
+    String.raw`\bremind me (?:of )?what (i|you|we) (?:said|asked|told|mentioned|wrote|discussed)`,
+    String.raw`\bwhat (?:was|were) (i|you|we) (?:saying|asking|talking|writing)`,
+    String.raw`\bwhat have (i|you|we) been (?:saying|asking|talking)`,
+  ].join("|"),
+);
+const TOPIC = /\b(?:about|regarding|concerning|on the subject of)\s+(.+?)[\s?.!]*$/i;
+/** Words of a recall question that are not its topic. */
+const RECALL_WORDS = new Set(
+  ("ask asked say said tell told mention mentioned write wrote type typed talk talked discuss " +
+    "discussed share shared earlier before previously ago last time today yesterday remind ever " +
+    "already just conversation chat session what which when where").split(" ").map(stem),
+);
+
+/** The recall question `message` asks, if it asks one. */
+export function recallQuestion(message: string): RecallQuestion | undefined {
+  const match = ASKED_EARLIER.exec(tokenize(message).join(" "));
+  if (!match) return undefined;
+  const who = match.slice(1).find((group) => group !== undefined);
+  const roles = who === "you" ? ["assistant"] : who === "we" ? ["user", "assistant"] : ["user"];
+  const topic = TOPIC.exec(message)?.[1]?.trim();
+  const words = contentWords(topic ?? message).filter((word) => !RECALL_WORDS.has(word));
+  return { roles, topic: topic || undefined, words };
+}
+
+/** Most messages a recall question brings back. */
+const MAX_ABOUT = 5;
+
+/**
+ * The earlier messages a recall question asks for, oldest first: those of the
+ * asked-about speaker holding at least half of the topic's words (rounded
+ * up), or their latest ones when it names no topic. Other recall questions
+ * are left out.
+ */
+export function recallAbout(
+  question: RecallQuestion,
+  context: Record<string, unknown>,
+): StoredMessage[] {
+  const seen = new Set<string>();
+  const found = [...messagesIn(context.recentMessages), ...messagesIn(context.semanticMatches)]
+    .filter((said) => {
+      if (seen.has(said.id) || !question.roles.includes(said.role)) return false;
+      seen.add(said.id);
+      if (recallQuestion(said.content)) return false;
+      if (question.words.length === 0) return true;
+      const words = new Set(contentWords(said.content));
+      const shared = question.words.filter((word) => words.has(word)).length;
+      return shared >= Math.ceil(question.words.length / 2);
+    })
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return found.slice(-MAX_ABOUT);
 }
 
 /** A question: it ends with "?" or opens with a question word ("what is my favourite colour"). */

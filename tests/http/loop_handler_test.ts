@@ -10,9 +10,9 @@ Deno.test("POST /mcp-loop runs the loop and returns the seed's response", async 
   const json = await res.json();
   assert.equal(json.success, true);
   assert.equal(json.data.context.sessionId, body.sessionId);
-  assert.deepEqual(json.data.plan, [{ tool: "finalize_summary", args: {}, round: 1 }]);
+  assert.deepEqual(json.data.plan.map((step: { tool: string }) => step.tool), ["finalize_summary"]);
   assert.equal(json.data.intermediateResults[0].tool, "finalize_summary");
-  assert.equal(json.data.summaryMessage, 'No tools were needed for "hello there".');
+  assert.match(json.data.summaryMessage, /^Hello! /);
   assert.deepEqual(json.data.context.embeddedMessage, { model: "hashing-v1", dimensions: 1536 });
 });
 

@@ -47,7 +47,7 @@ Deno.test("after a restart, earlier messages are recent and the relevant one is 
     assert.equal(data.context.recentMessages.length, 10);
     assert.match(
       data.context.recentMessages.at(-1).content,
-      /No tools were needed for "Unrelated update number 5/,
+      /^None of my tools does that/,
     );
     assert.equal(
       data.semanticMatches[0]?.content,

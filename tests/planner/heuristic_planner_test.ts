@@ -60,16 +60,25 @@ Deno.test("args are filled from the context by name", async () => {
   ]);
 });
 
-Deno.test("a tool whose required args are unknown is skipped", async () => {
-  assert.deepEqual(await plan("what is the weather forecast"), [
-    { tool: "finalize_summary", args: {} },
-  ]);
+Deno.test("a tool whose required args are unknown is skipped, and the reply says what it needs", async () => {
+  const steps = await plan("what is the weather forecast");
+  assert.deepEqual(steps.map((step) => step.tool), ["finalize_summary"]);
+  assert.equal(
+    steps[0].args.instructions,
+    "To use get_weather (current weather forecast for a city), I need the city: say it in your message.",
+  );
 });
 
-Deno.test("a message unrelated to every tool plans only the summary", async () => {
-  assert.deepEqual(await plan("tell me a joke about penguins"), [
-    { tool: "finalize_summary", args: {} },
-  ]);
+Deno.test("a message unrelated to every tool plans only the reply, which says what the tools can do", async () => {
+  const steps = await plan("tell me a joke about penguins");
+  assert.deepEqual(steps.map((step) => step.tool), ["finalize_summary"]);
+  assert.equal(
+    steps[0].args.instructions,
+    "None of my tools does that, so I did nothing. What I can do:\n" +
+      "- current weather forecast for a city (get_weather)\n" +
+      "- convert an amount of money between currencies (convert_currency)\n" +
+      "- list the open support tickets (list_tickets)",
+  );
 });
 
 Deno.test("a tool without args is chosen when the message asks for it", async () => {
@@ -218,4 +227,42 @@ Deno.test("an optional arg the message states is filled when the tool's schema a
     { tool: "get_current_time", args: { time_zone: "New York" } },
   ]);
   assert.deepEqual(await planFor("what time is it"), [{ tool: "get_current_time", args: {} }]);
+});
+
+Deno.test("a read that cannot run does not crowd out a lesser match that can", async () => {
+  const planFor = (message: string) =>
+    new HeuristicPlanner().plan({
+      request: loopRequest(message),
+      context: {},
+      tools: refinementRegistry().getToolMetadataList(),
+      signal: new AbortController().signal,
+    });
+  // get_loop_status matches best but needs an id; the listing answers instead.
+  assert.deepEqual((await planFor("how are my loops doing, status-wise?")).map((s) => s.tool), [
+    "list_active_loops",
+    "finalize_summary",
+  ]);
+  assert.deepEqual((await planFor("what's the status of loop c0ffee12?"))[0], {
+    tool: "get_loop_status",
+    args: { loop_id: "c0ffee12" },
+  });
+});
+
+Deno.test("the memory tools are planned by their own grammar only, never by matching words", async () => {
+  const r = refinementRegistry();
+  r.register({
+    name: "forget_session",
+    description: "Delete a conversation of the user's for good",
+    argsSchema: z.object({ session_id: z.string().optional() }),
+    run: () => "deleted",
+  });
+  for (const message of ["Delete the conversation about Tokyo", "remove the chat from last week"]) {
+    const steps = await new HeuristicPlanner().plan({
+      request: loopRequest(message),
+      context: {},
+      tools: r.getToolMetadataList(),
+      signal: new AbortController().signal,
+    });
+    assert.ok(!steps.some((step) => step.tool === "forget_session"), message);
+  }
 });

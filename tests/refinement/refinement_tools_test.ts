@@ -254,7 +254,7 @@ Deno.test("through POST /mcp-loop the heuristic planner starts a spec loop when 
   assert.equal(loop.loop_type, "spec");
   assert.match(
     json.data.summaryMessage,
-    /initialize_refinement_loop: id "[0-9a-f]{8}", status "initialized"/,
+    /^I started a spec refinement loop with id [0-9a-f]{8}: it completes at a score of 85/,
   );
 });
 

@@ -1,62 +1,142 @@
 import assert from "node:assert/strict";
-import { describeValue, offlineSummary } from "../../shared/tools/finalize_summary.ts";
+import { ANONYMOUS, type StoredMessage } from "../../shared/ports.ts";
+import { createFinalizeSummaryTool, offlineSummary } from "../../shared/tools/finalize_summary.ts";
+import { createModelSummarizer } from "../../shared/tools/model_summary.ts";
+import { RecordingLogger } from "../fakes/recording_logger.ts";
+import { ScriptedChatModel } from "../fakes/scripted_chat_model.ts";
+import { loopRequest } from "../support/loop_fixture.ts";
 
-Deno.test("the offline summary has one readable line per step, failures included", () => {
+const step = (tool: string, output: unknown, success = true, error?: string) => ({
+  tool,
+  input: {},
+  output,
+  success,
+  durationMs: 1,
+  ...(error ? { error } : {}),
+});
+
+const loop = {
+  id: "a1b2c3d4",
+  status: "initialized",
+  loop_type: "build_plan",
+  current_score: null,
+  score_history: [],
+  iteration: 0,
+  threshold: 80,
+  max_iterations: 5,
+  created_at: "2026-11-25T00:00:00.000Z",
+  updated_at: "2026-11-25T00:00:00.000Z",
+};
+
+Deno.test("the offline reply has one sentence per step, failures included, and no field dump", () => {
   const text = offlineSummary({
-    message: "start a spec refinement loop",
+    message: "open a build plan loop and check the weather",
     mode: "general",
     results: [
-      {
-        tool: "initialize_refinement_loop",
-        input: {},
-        output: { id: "a1b2c3d4", status: "initialized", threshold: 85 },
-        success: true,
-        durationMs: 1,
-      },
-      { tool: "flaky", input: {}, output: null, success: false, error: "boom", durationMs: 1 },
+      step("initialize_refinement_loop", loop),
+      step("flaky_weather", null, false, "the upstream service timed out"),
     ],
   });
   assert.equal(
     text,
-    'Ran 2 tools for "start a spec refinement loop" (1 failed):\n' +
-      '- initialize_refinement_loop: id "a1b2c3d4", status "initialized", threshold 85\n' +
-      "- flaky failed: boom",
+    "I started a build plan refinement loop with id a1b2c3d4: it completes at a score of 80 or more, within 5 iterations.\n" +
+      "flaky_weather failed: the upstream service timed out",
   );
+  assert.doesNotMatch(text, /created_at|score_history|…/);
 });
 
-Deno.test("a later round's offline summary leaves out the earlier rounds' summaries", () => {
-  const step = (tool: string, output: unknown) => ({
-    tool,
-    input: {},
-    output,
-    success: true,
-    durationMs: 1,
-  });
+Deno.test("a later round's offline reply leaves out the earlier rounds' replies", () => {
   const text = offlineSummary({
     message: "weather",
     mode: "general",
     results: [
       step("get_weather", { sky: "clear" }),
-      step("finalize_summary", 'Ran 1 tool for "weather": …'),
+      step("finalize_summary", "get_weather returned sky clear."),
       step("get_weather", { sky: "rain" }),
     ],
   });
-  assert.equal(
-    text,
-    'Ran 2 tools for "weather":\n- get_weather: sky "clear"\n- get_weather: sky "rain"',
-  );
+  assert.equal(text, "get_weather returned sky clear.\nget_weather returned sky rain.");
 });
 
-Deno.test("the offline summary of no steps says no tools were needed", () => {
+Deno.test("the offline reply of no steps and no notes says no tools were needed", () => {
   assert.equal(
     offlineSummary({ message: "hi", mode: "general", results: [] }),
     'No tools were needed for "hi".',
   );
 });
 
-Deno.test("values render compactly: arrays count items, long strings are clipped", () => {
-  assert.equal(describeValue([1, 2, 3, 4]), "4 items (1; 2; 3; …)");
-  assert.equal(describeValue({ loops: [{ id: "x" }] }), "loops 1 item");
-  assert.equal(describeValue("x".repeat(300)).length, 200);
-  assert.equal(describeValue(null), "no output");
+Deno.test("the planner's notes follow the steps in the offline reply, as written", () => {
+  const note = "None of my tools does that, so I did nothing. What I can do:\n- list your notes";
+  assert.equal(
+    offlineSummary({ message: "book me a taxi", mode: "general", results: [], instructions: note }),
+    note,
+  );
+  const text = offlineSummary({
+    message: "list loops",
+    mode: "general",
+    results: [step("list_active_loops", { loops: [] })],
+    instructions: "Stress the newest.",
+  });
+  assert.equal(text, "You have no refinement loops yet.\nStress the newest.");
+});
+
+const earlier = (id: string, content: string, role: StoredMessage["role"], at: string) => ({
+  id,
+  sessionId: "s",
+  role,
+  content,
+  createdAt: `2026-11-2${at}T10:00:00.000Z`,
+});
+
+async function reply(message: string, context: Record<string, unknown>): Promise<string> {
+  return await createFinalizeSummaryTool().run({
+    args: {},
+    context,
+    results: [],
+    signal: new AbortController().signal,
+    caller: ANONYMOUS,
+    request: loopRequest(message),
+  });
+}
+
+Deno.test("a question about what was said earlier brings back those messages, oldest first", async () => {
+  const context = {
+    recentMessages: [
+      earlier("3", "Is the ramen in Osaka better than in Kyoto?", "user", "3"),
+      earlier("4", "Ramen preferences vary by region.", "assistant", "3"),
+    ],
+    semanticMatches: [
+      earlier("1", "My sister lives in Osaka", "user", "1"),
+      earlier("2", "Book a hotel near the station", "user", "2"),
+    ],
+  };
+  assert.equal(
+    await reply("Remind me what I said about Osaka", context),
+    'Earlier you wrote about Osaka:\n- "My sister lives in Osaka"\n' +
+      '- "Is the ramen in Osaka better than in Kyoto?"',
+  );
+  assert.equal(
+    await reply("what did you tell me earlier regarding ramen?", context),
+    'Earlier I wrote about ramen:\n- "Ramen preferences vary by region."',
+  );
+  assert.equal(
+    await reply("Did I mention anything about Lima?", context),
+    "I found nothing you wrote earlier about Lima.",
+  );
+});
+
+Deno.test("when the model fails, the offline reply leaves out the planner's hints to the model", async () => {
+  const model = new ScriptedChatModel("");
+  const summarize = createModelSummarizer(model, { logger: new RecordingLogger() });
+  const text = await summarize(
+    {
+      message: "list loops",
+      mode: "general",
+      results: [step("list_active_loops", { loops: [] })],
+      instructions: "Be brief and upbeat.",
+    },
+    new AbortController().signal,
+  );
+  assert.equal(text, "You have no refinement loops yet.");
+  assert.match(JSON.stringify(model.requests[0].messages), /Be brief and upbeat/);
 });

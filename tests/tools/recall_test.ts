@@ -36,7 +36,7 @@ Deno.test("the offline reply quotes what was recalled instead of saying no tools
     results: [],
     recalled: [said("4", "My favourite colour is teal")],
   });
-  assert.equal(text, 'Earlier in this conversation you said: "My favourite colour is teal"');
+  assert.equal(text, 'Earlier you said: "My favourite colour is teal".');
 });
 
 Deno.test("finalize_summary reads the recalled messages from the loop context", async () => {

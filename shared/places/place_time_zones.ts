@@ -1,0 +1,181 @@
+/**
+ * A place's time zones, without a network: an IANA name ("Europe/Lisbon"),
+ * UTC, a country or a major city from {@link PLACE_TABLE}, or the city of an
+ * IANA zone ("Tokyo", "New York", through Intl) — optionally followed by what
+ * tells two of them apart ("Hyderabad Pakistan", "Portland, Oregon"). A
+ * place with more than one zone (a country spanning several, a name several
+ * cities share) comes back with each of them, so the answer can say so.
+ */
+import { PLACE_TABLE } from "./place_table.ts";
+
+/** One of a place's time zones, and which part of the place it serves. */
+export interface PlaceZone {
+  zone: string;
+  label: string;
+}
+
+/** A place as written, and its time zones (more than one: the place is ambiguous). */
+export interface Place {
+  name: string;
+  zones: PlaceZone[];
+}
+
+/** The place `text` names, or undefined when it names none this module knows. */
+export function resolvePlace(text: string): Place | undefined {
+  const name = text.trim().replace(/[\s.,;:!?]+$/, "");
+  if (name === "" || name.length > 64) return undefined;
+  if (/^(?:utc|gmt|z|zulu|coordinated universal time)$/i.test(name)) {
+    return { name: "UTC", zones: [{ zone: "UTC", label: "UTC" }] };
+  }
+  // "US" in capitals is the country; "us" is a pronoun.
+  const key = name === "US" ? "usa" : placeKey(name);
+  const known = lookup(key) ?? ianaZone(name);
+  if (known) return { name, zones: known };
+  const words = key.split(" ");
+  // "Hyderabad Pakistan", "Portland, Oregon": a place, then what tells its zones apart.
+  for (let split = words.length - 1; split >= 1; split--) {
+    const head = lookup(words.slice(0, split).join(" "));
+    const rest = words.slice(split).join(" ");
+    const within = lookup(rest)?.map(({ zone }) => zone) ?? [];
+    const zones = head?.filter(({ zone, label }) =>
+      within.includes(zone) || ` ${placeKey(label)} `.includes(` ${rest} `)
+    );
+    if (zones && zones.length > 0) return { name, zones };
+  }
+  return undefined;
+}
+
+/** What time it is in one zone of a place. */
+export interface PlaceTime {
+  time_zone: string;
+  label: string;
+  /** The local date and time, with the zone's offset ("Friday, 27 November 2026 at 22:54 GMT+5:30"). */
+  local: string;
+}
+
+/** Most zones an answer names. */
+const MAX_ZONES = 6;
+
+/** The time in each of the place's zones at `now`, and one sentence saying it. */
+export function timesIn(place: Place, now: Date): { times: PlaceTime[]; summary: string } {
+  const times = place.zones.slice(0, MAX_ZONES).map(({ zone, label }) => ({
+    time_zone: zone,
+    label,
+    local: new Intl.DateTimeFormat("en-GB", {
+      timeZone: zone,
+      dateStyle: "full",
+      timeStyle: "short",
+    }).format(now) + ` ${offsetOf(zone, now)}`,
+  }));
+  if (times.length === 1) {
+    const [{ time_zone, local }] = times;
+    const where = place.name === time_zone ? time_zone : `${place.name} (${time_zone})`;
+    return { times, summary: `In ${where} it is ${local}.` };
+  }
+  const each = times.map(({ time_zone, label }) =>
+    `${
+      new Intl.DateTimeFormat("en-GB", {
+        timeZone: time_zone,
+        weekday: "long",
+        hour: "2-digit",
+        minute: "2-digit",
+      }).format(now)
+    } in ${label}`
+  );
+  const listed = `${each.slice(0, -1).join(", ")} and ${each.at(-1)}`;
+  return {
+    times,
+    summary: `"${place.name}" has more than one time zone: it is ${listed}. ` +
+      "Say which one you mean for a single answer.",
+  };
+}
+
+function offsetOf(zone: string, now: Date): string {
+  const part = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "shortOffset" })
+    .formatToParts(now).find((p) => p.type === "timeZoneName");
+  return part?.value ?? zone;
+}
+
+/** A place name as the table keys it: lower case, no accents or punctuation, no leading "the". */
+function placeKey(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
+    .replace(/&/g, " and ").replace(/['’]/g, "").replace(/\bst\.?\s/g, "saint ").replace(
+      /[^\p{L}\p{N}]+/gu,
+      " ",
+    )
+    .trim().replace(/^the\s+/, "");
+}
+
+let table: Map<string, PlaceZone[]> | undefined;
+let cities: Map<string, PlaceZone[]> | undefined;
+
+/** The table's or Intl's zones for a place key. */
+function lookup(key: string): PlaceZone[] | undefined {
+  table ??= parseTable(PLACE_TABLE);
+  cities ??= ianaCities();
+  return table.get(key) ?? cities.get(key);
+}
+
+/** {@link PLACE_TABLE} as a map from each name to its zones. */
+export function parseTable(text: string): Map<string, PlaceZone[]> {
+  const map = new Map<string, PlaceZone[]>();
+  for (const line of text.split("\n")) {
+    const [names, zones] = line.split(" = ");
+    if (!zones) continue;
+    const keys = names.split(",").map(placeKey);
+    for (const key of keys) {
+      map.set(
+        key,
+        zones.split("|").map((entry) => {
+          const [zone, label] = entry.trim().split("@");
+          return { zone, label: label ?? zone };
+        }),
+      );
+    }
+  }
+  return map;
+}
+
+/** Zone cities that are also everyday words: a message saying them rarely means the place. */
+const NOT_PLACES = new Set([
+  "easter",
+  "wake",
+  "midway",
+  "christmas",
+  "stanley",
+  "jersey",
+  "regina",
+]);
+const AREAS = /^(?:Africa|America|Asia|Atlantic|Australia|Europe|Indian|Pacific)\//;
+
+/** The cities of Intl's IANA zones ("tokyo" → Asia/Tokyo), US county zones left out. */
+function ianaCities(): Map<string, PlaceZone[]> {
+  const map = new Map<string, PlaceZone[]>();
+  for (const zone of Intl.supportedValuesOf("timeZone")) {
+    if (!AREAS.test(zone) || /^America\/(?:Indiana|Kentucky|North_Dakota)\//.test(zone)) continue;
+    const key = placeKey(zone.split("/").at(-1)!.replaceAll("_", " "));
+    if (!NOT_PLACES.has(key) && !map.has(key)) map.set(key, [{ zone, label: zone }]);
+  }
+  return map;
+}
+
+/** An IANA zone name Intl knows ("Europe/Lisbon", "asia/tokyo", "EST"), as one zone. */
+function ianaZone(name: string): PlaceZone[] | undefined {
+  if (!name.includes("/") && !/^[A-Z]{2,5}$/.test(name)) return undefined;
+  try {
+    const { timeZone } = new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions();
+    if (!name.includes("/")) return [{ zone: name, label: name }];
+    // An alias keeps its own spelling (Asia/Kolkata, not the canonical Asia/Calcutta), cased as IANA does.
+    const zone = timeZone.toLowerCase() === name.toLowerCase() ? timeZone : ianaCase(name);
+    return [{ zone, label: zone }];
+  } catch {
+    return undefined;
+  }
+}
+
+function ianaCase(name: string): string {
+  return name.split("/").map((part) =>
+    part.split("_").map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+      .join("_")
+  ).join("/");
+}

@@ -1,0 +1,130 @@
+/**
+ * The few English word senses the offline planner knows: verbs grouped by
+ * the action they ask for ("start", "create" and "initialize" all begin
+ * something), nouns that name the same thing ("conversation", "chat",
+ * "session"), and the polite openings before a request's verb ("could you
+ * please …"). A verb outside every group is its own action, so a tool named
+ * `approve_invoice` is still asked for by "approve".
+ */
+import { stem } from "../text/words.ts";
+
+/** Verbs by the action they ask for; a verb may belong to more than one. */
+const ACTIONS: Record<string, string> = {
+  create:
+    "start begin create initialize initialise init open launch make add new setup kick spin build",
+  record: "record log save submit enter score rate grade register post",
+  get: "get show fetch retrieve check tell give find look read see display view",
+  list: "list show display enumerate browse view",
+  delete: "delete remove erase clear wipe drop destroy forget purge discard",
+  remember: "remember memorize memorise note keep store save",
+  update: "update change edit modify set rename replace",
+  send: "send email mail message notify text post",
+  convert: "convert translate transform calculate compute",
+  search: "search find look query lookup",
+  cancel: "cancel stop abort end close halt",
+  decide: "decide judge evaluate assess",
+  run: "run execute trigger call invoke perform",
+  pay: "pay buy purchase order charge book",
+  approve: "approve accept confirm",
+  summarize: "summarize summarise write draft compose",
+};
+
+/** Nouns that name the same thing. */
+const SAME_THING: readonly string[] = [
+  "session conversation chat thread history",
+  "loop refinement",
+  "memory fact",
+];
+
+let actionsByVerb: Map<string, string[]> | undefined;
+
+/** The actions a verb asks for: its groups, or the verb itself when it is in none. */
+function actionsOf(verb: string): string[] {
+  actionsByVerb ??= indexWords(ACTIONS);
+  return actionsByVerb.get(stem(verb.toLowerCase())) ?? [stem(verb.toLowerCase())];
+}
+
+/** Whether the word is a verb the lexicon knows (a request can open with it). */
+export function isKnownVerb(word: string): boolean {
+  actionsByVerb ??= indexWords(ACTIONS);
+  return actionsByVerb.has(stem(word.toLowerCase()));
+}
+
+/** Whether two verbs ask for a common action. */
+export function sameAction(a: string, b: string): boolean {
+  const of = new Set(actionsOf(a));
+  return actionsOf(b).some((action) => of.has(action));
+}
+
+/** The stemmed word and the words that name the same thing. */
+export function sameThing(word: string): string[] {
+  const stemmed = stem(word);
+  const group = SAME_THING.find((words) => words.split(" ").map(stem).includes(stemmed));
+  return group ? group.split(" ").map(stem) : [stemmed];
+}
+
+/**
+ * Openings before the verb of a polite or indirect request, removed one after
+ * another: "ok, could you please go ahead and start …" opens with "start".
+ */
+const OPENINGS = [
+  "please",
+  "pls",
+  "kindly",
+  "ok",
+  "okay",
+  "hey",
+  "hi",
+  "hello",
+  "now",
+  "also",
+  "and",
+  "then",
+  "so",
+  "just",
+  "go ahead and",
+  "can you",
+  "could you",
+  "would you",
+  "will you",
+  "can u",
+  "could u",
+  "help me",
+  "i want you to",
+  "i would like you to",
+  "i d like you to",
+  "i need you to",
+  "i want to",
+  "i would like to",
+  "i d like to",
+  "i need to",
+  "i wanna",
+  "let s",
+  "let us",
+  "try to",
+].map((opening) => opening.split(" "));
+
+/** The words of a request without its polite opening (see {@link OPENINGS}). */
+export function withoutOpening(words: readonly string[]): string[] {
+  let rest = [...words];
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const opening of OPENINGS) {
+      if (opening.every((word, i) => rest[i] === word) && rest.length > opening.length) {
+        rest = rest.slice(opening.length);
+        changed = true;
+      }
+    }
+  }
+  return rest;
+}
+
+function indexWords(groups: Record<string, string>): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const [action, words] of Object.entries(groups)) {
+    for (const word of words.split(" ").map(stem)) {
+      index.set(word, [...(index.get(word) ?? []), action]);
+    }
+  }
+  return index;
+}

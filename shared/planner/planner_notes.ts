@@ -1,0 +1,135 @@
+/**
+ * What the offline planner tells the user through the reply (the notes it
+ * gives `finalize_summary` as `instructions`): what it can do, when asked
+ * ("what can you do?" and its everyday variants) or when no tool serves the
+ * message; which details a tool that was asked for still needs; and a word
+ * back for a greeting or a statement. The offered tools are described in
+ * words, one line each, from the lead of their descriptions ("get the current
+ * date and time in a place"); a remote server's tool is named, not described,
+ * since its description is that server's text.
+ */
+import { tokenize } from "../text/words.ts";
+import type { PlannerTool } from "../ports.ts";
+import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
+import { SEARCH_TOOLS } from "../tools/search_tools.ts";
+import { clipWords } from "../tools/step_sentences.ts";
+import { descriptionLead } from "./tool_profile.ts";
+
+/** Ways of asking what the assistant can do, over the message's lower-case words. */
+const CAPABILITY_QUESTIONS = [
+  /^(?:help|menu|commands|tools|capabilities)$/,
+  /^(?:what|who) are you$/,
+  /^(?:can|could) you help(?: me)?$/,
+  /\bwhat (?:else )?(?:can|could) (?:you|u|i) (?:do|ask|help|use)\b/,
+  /\bwhat (?:do|are) you (?:do|able|capable|good|for|offer)\b/,
+  /\bhow (?:can|could|do|would) you help\b/,
+  /\bwhat (?:s|is|are) (?:possible|available)\b/,
+  /\b(?:your|which|what) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
+  /\bwhat (?:kind|sort) of (?:things|stuff|tasks|requests)\b/,
+];
+
+/** Whether the message asks what the assistant can do. */
+export function asksForCapabilities(message: string): boolean {
+  const text = tokenize(message).join(" ");
+  return CAPABILITY_QUESTIONS.some((pattern) => pattern.test(text));
+}
+
+/** Most tools listed by name and lead. */
+const MAX_LISTED = 10;
+
+/** One line per offered tool (the reply and tool search left out), in words. */
+function describeTools(tools: readonly PlannerTool[]): string[] {
+  const shown = tools.filter((tool) => tool.name !== FINALIZE_TOOL && tool.name !== SEARCH_TOOLS);
+  const lines = shown.slice(0, MAX_LISTED).map((tool) => `- ${toolPhrase(tool)}`);
+  if (shown.length > MAX_LISTED) lines.push(`- and ${shown.length - MAX_LISTED} more tools`);
+  return lines;
+}
+
+/** What a tool does, for the user: "get the current date and time in a place (get_current_time)". */
+function toolPhrase(tool: PlannerTool): string {
+  if (tool.remote) return `use ${tool.name} (a tool of ${tool.remote})`;
+  const lead = leadPhrase(tool);
+  return lead ? `${lead} (${tool.name})` : tool.name;
+}
+
+/** The lead of a local tool's description, as a phrase to go inside a sentence. */
+function leadPhrase(tool: PlannerTool): string {
+  if (tool.remote) return "";
+  const lead = descriptionLead(tool.description)
+    .replace(/\bof the user's\b/gi, "of yours").replace(/\bthe user's\b/gi, "your")
+    .replace(/\bthe user\b/gi, "you");
+  const phrase = /^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead;
+  return clipWords(phrase, 110);
+}
+
+/** The reply's note for "what can you do?". */
+export function capabilitiesNote(tools: readonly PlannerTool[]): string {
+  const lines = describeTools(tools);
+  if (lines.length === 0) return "I have no tools to use here, so I can only answer from memory.";
+  return [
+    "I choose among my tools by the words of your message (there is no language model here). I can:",
+    ...lines,
+  ].join("\n");
+}
+
+/** The reply's note when no tool serves the message, with what can be done instead. */
+export function unservedNote(tools: readonly PlannerTool[]): string {
+  const lines = describeTools(tools);
+  const head = "None of my tools does that, so I did nothing.";
+  return lines.length === 0 ? head : [`${head} What I can do:`, ...lines].join("\n");
+}
+
+/** A tool that was asked for, and the required args the message did not give. */
+export interface MissingArgs {
+  tool: PlannerTool;
+  args: string[];
+}
+
+/** "To use <tool> (<what it does>), I need <each missing arg>." — one sentence per tool. */
+export function missingArgsNote(missing: readonly MissingArgs[]): string {
+  return missing.map(({ tool, args }) => {
+    const properties = (tool.argsSchema?.properties ?? {}) as Record<string, JsonSchema>;
+    const needed = args.map((arg) => argPhrase(arg, properties[arg] ?? {}));
+    const lead = leadPhrase(tool);
+    return `To use ${tool.name}${lead ? ` (${lead})` : ""}, I need ${
+      listWords(needed)
+    }: say it in your message.`;
+  }).join("\n");
+}
+
+/** A word back for a greeting, thanks or goodbye. */
+export function greetingNote(message: string): string {
+  const words = new Set(tokenize(message));
+  if (words.has("thanks") || words.has("thank") || words.has("cheers")) return "You're welcome.";
+  if (words.has("bye") || words.has("goodbye")) return "Goodbye!";
+  return 'Hello! I choose tools by the words of your message: ask "what can you do?" to see them.';
+}
+
+/** The note for a statement about the writer that asks for nothing. */
+export function statementNote(tools: readonly PlannerTool[]): string {
+  if (!tools.some((tool) => tool.name === "remember")) return unservedNote(tools);
+  return 'I did not act on that: none of my tools serves it. To have me keep it for later conversations, say "remember that …".';
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** "the loop type (one of plan, spec or build_code)", "the loop id (8 lowercase hex characters)". */
+function argPhrase(name: string, schema: JsonSchema): string {
+  const words = `the ${
+    name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase()
+  }`;
+  if (Array.isArray(schema.enum)) {
+    return `${words} (one of ${listWords(schema.enum.map(String), "or")})`;
+  }
+  const description = typeof schema.description === "string" ? schema.description : "";
+  const aside = /\(([^)]{1,80})\)/.exec(description)?.[1] ??
+    (description.length <= 80 ? description : "");
+  return aside ? `${words} (${aside.charAt(0).toLowerCase()}${aside.slice(1)})` : words;
+}
+
+/** "a, b and c". */
+function listWords(items: readonly string[], last = "and"): string {
+  return items.length <= 1
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
+}

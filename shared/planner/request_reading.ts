@@ -1,0 +1,81 @@
+/**
+ * How the offline planner reads a message before choosing tools: its parts
+ * (sentences, and clauses joined by "and" or "then" before a verb) and, for
+ * each, the verb it opens with when it asks for something ("could you please
+ * start a loop" opens with "start"); and what kind of message it is — a
+ * request, a question, a statement about the writer ("I am flying to Tokyo"),
+ * a greeting, or a fragment ("time in Tokyo"). Only a request can plan a
+ * write.
+ */
+import { stem, tokenize } from "../text/words.ts";
+import { isKnownVerb, withoutOpening } from "./action_words.ts";
+
+/** One part of a message. */
+export interface Clause {
+  /** Its words (lower case), the polite opening removed. */
+  words: string[];
+  /** The verb it opens with (stemmed) when it asks for something. */
+  verb?: string;
+}
+
+/** What a message is, for planning. */
+export type MessageKind = "request" | "question" | "statement" | "greeting" | "fragment";
+
+/** A message as the offline planner reads it. */
+export interface MessageReading {
+  kind: MessageKind;
+  clauses: Clause[];
+}
+
+const QUESTION_WORDS = new Set(
+  ("what whats who whom whose where when which why how do does did is are was were can could " +
+    "would will should shall may might am have has").split(" "),
+);
+const FIRST_PERSON = new Set(["i", "im", "ive", "my", "me", "we", "our", "mine"]);
+/** Words that make a first-person message ask for something: "I need the time in Lima". */
+const WANTING = new Set(["need", "want", "like", "wonder", "wondering", "curious", "know"]);
+const GREETING = new Set(
+  ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
+    "ok okay great cool yo howdy greetings much so very a lot all how are doing").split(" "),
+);
+
+/**
+ * Reads `message`. `verbs` are the verbs the offered tools are asked by (a
+ * clause opening with one of them asks for something even when the lexicon
+ * does not know it: "approve invoice 42").
+ */
+export function readMessage(
+  message: string,
+  { verbs = new Set() }: { verbs?: ReadonlySet<string> } = {},
+): MessageReading {
+  const isVerb = (word: string | undefined) =>
+    word !== undefined && (isKnownVerb(word) || verbs.has(stem(word)));
+  const clauses = message.split(/[.;!?\n]+|,/).flatMap((sentence) =>
+    splitOnVerbs(tokenize(sentence), isVerb)
+  ).filter((words) => words.length > 0).map((words) => {
+    const rest = withoutOpening(words);
+    return isVerb(rest[0]) ? { words: rest, verb: stem(rest[0]) } : { words: rest };
+  });
+  const words = tokenize(message);
+  let kind: MessageKind;
+  if (words.length > 0 && words.length <= 6 && words.every((word) => GREETING.has(word))) {
+    kind = "greeting";
+  } else if (clauses.some((clause) => clause.verb)) kind = "request";
+  else if (message.trim().endsWith("?") || QUESTION_WORDS.has(words[0])) kind = "question";
+  else if (FIRST_PERSON.has(words[0]) && !words.some((word) => WANTING.has(word))) {
+    kind = "statement";
+  } else kind = "fragment";
+  return { kind, clauses };
+}
+
+/** Splits words at "and" / "then" / "also" when a verb follows: "start a loop and record 72". */
+function splitOnVerbs(words: string[], isVerb: (word: string) => boolean): string[][] {
+  const parts: string[][] = [[]];
+  for (let i = 0; i < words.length; i++) {
+    const joiner = words[i] === "and" || words[i] === "then" || words[i] === "also";
+    const next = withoutOpening(words.slice(i + 1))[0];
+    if (joiner && parts.at(-1)!.length > 0 && next !== undefined && isVerb(next)) parts.push([]);
+    else parts.at(-1)!.push(words[i]);
+  }
+  return parts;
+}

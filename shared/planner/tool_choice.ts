@@ -1,0 +1,188 @@
+/**
+ * Which offered tools the offline planner plans for a message, and with
+ * which args. A tool that only reads is planned when the message is about it
+ * (it shares the words of the tool's name, or of its description's lead) and
+ * is not a statement or a greeting; when the message asks for something with
+ * a verb some tool answers to, a read must answer to that verb too ("record a
+ * score" runs no listing). A tool that changes something is planned only for
+ * a clause that asks for it: the clause opens with one of the tool's verbs,
+ * names what the tool acts on ("start a … loop", "archive ticket T-12"),
+ * or uses the tool's own verb with an arg stated ("convert 120 dollars to
+ * EUR"); and the message itself states a required arg when there are any.
+ * A tool asked for whose required args are unknown is reported, so the reply
+ * can say what it needs. The memory tools are left to `memory_intents.ts`.
+ */
+import type { PlannedAction } from "../contracts.ts";
+import type { PlannerTool } from "../ports.ts";
+import { contentWords } from "../text/words.ts";
+import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
+import { SEARCH_TOOLS } from "../tools/search_tools.ts";
+import { sameAction, sameThing } from "./action_words.ts";
+import { type ArgSources, fillArgs, missingArgs, type Producer } from "./arg_filler.ts";
+import { MEMORY_INTENT_TOOLS } from "./memory_intents.ts";
+import type { MissingArgs } from "./planner_notes.ts";
+import type { Clause, MessageReading } from "./request_reading.ts";
+import { type ToolProfile, toolProfile } from "./tool_profile.ts";
+
+/** What the planner chose: the steps, and the tools asked for that lack args. */
+export interface ToolChoice {
+  plan: PlannedAction[];
+  missing: MissingArgs[];
+}
+
+/** What a choice is made from. */
+export interface ChoiceInput {
+  message: string;
+  reading: MessageReading;
+  context: Record<string, unknown>;
+  tools: readonly PlannerTool[];
+  /** How many steps earlier rounds ran (step references count from there). */
+  earlierSteps: number;
+  /** The tool's lexical similarity to the message, for ranking reads. */
+  scoreOf: (tool: PlannerTool) => number;
+  minScore: number;
+  relativeScore: number;
+  maxTools: number;
+}
+
+interface Candidate {
+  tool: PlannerTool;
+  /** The clause that asks for it (-1: none, a read on topic). */
+  clause: number;
+  score: number;
+  /** A write asked for by its own verb alone: an arg stated in the message is its object. */
+  byOwnVerb: boolean;
+}
+
+/** Chooses the tools (see the module doc). */
+export function chooseTools(input: ChoiceInput): ToolChoice {
+  const candidates = closeReads(candidatesFor(input), input);
+  const plan: PlannedAction[] = [];
+  const producers: Producer[] = [];
+  const sources = (producersSoFar: readonly Producer[], tool: PlannerTool): ArgSources => ({
+    message: input.message,
+    context: input.context,
+    producers: producersSoFar,
+    acceptsArg: tool.acceptsArg,
+  });
+  const fill = (candidate: Candidate, withProducers: readonly Producer[]) => {
+    const { tool } = candidate;
+    const filled = fillArgs(tool.argsSchema ?? {}, sources(withProducers, tool));
+    if (!filled || tool.readOnly) return filled?.args;
+    const required = (tool.argsSchema?.required ?? []) as string[];
+    const stated = candidate.byOwnVerb
+      ? filled.fromMessage.length > 0
+      : required.length === 0 || filled.fromMessage.some((arg) => required.includes(arg));
+    return stated ? filled.args : undefined;
+  };
+  const add = (tool: PlannerTool, args: Record<string, unknown>) => {
+    producers.push({
+      position: input.earlierSteps + plan.length,
+      name: tool.name,
+      outputSchema: tool.outputSchema,
+    });
+    plan.push({ tool: tool.name, args });
+  };
+  // First the tools whose args are known; then those that need an earlier one's output.
+  const waiting: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (plan.length >= input.maxTools) break;
+    const args = fill(candidate, []);
+    if (args) add(candidate.tool, args);
+    else waiting.push(candidate);
+  }
+  const missing: MissingArgs[] = [];
+  for (const candidate of waiting) {
+    const args = plan.length < input.maxTools ? fill(candidate, producers) : undefined;
+    if (args) add(candidate.tool, args);
+    else {
+      const args = missingArgs(candidate.tool.argsSchema ?? {}, sources(producers, candidate.tool));
+      if (args.length > 0) missing.push({ tool: candidate.tool, args });
+    }
+  }
+  return { plan, missing };
+}
+
+/** The tools the message asks for or is about, in the order they should run. */
+function candidatesFor(
+  { message, reading, tools, scoreOf, minScore }: ChoiceInput,
+): Candidate[] {
+  const asking = reading.clauses.filter((clause) => clause.verb !== undefined);
+  // The memory tools are planned by their own grammar only (`memory_intents.ts`).
+  const offered = tools.filter((tool) =>
+    tool.name !== FINALIZE_TOOL && tool.name !== SEARCH_TOOLS &&
+    !MEMORY_INTENT_TOOLS.includes(tool.name)
+  );
+  const answersVerb = (clause: Clause, profile: ToolProfile) =>
+    profile.verbs.some((verb) => sameAction(clause.verb!, verb));
+  // A verb some tool answers to decides which reads join: "record a score" lists nothing.
+  const verbServed = asking.some((clause) =>
+    offered.some((tool) => answersVerb(clause, toolProfile(tool)))
+  );
+  const words = new Set(contentWords(message));
+  const reads: Candidate[] = [];
+  const writes: Candidate[] = [];
+  for (const tool of offered) {
+    const profile = toolProfile(tool);
+    if (tool.readOnly) {
+      if (reading.kind === "statement" || reading.kind === "greeting") continue;
+      if (!isAbout(profile, words)) continue;
+      const clause = asking.findIndex((clause) => answersVerb(clause, profile));
+      const score = scoreOf(tool);
+      if ((verbServed && clause < 0) || score < minScore) continue;
+      reads.push({ tool, clause, score, byOwnVerb: false });
+    } else {
+      const clause = asking.findIndex((clause) =>
+        answersVerb(clause, profile) && (names(clause, profile) || clause.verb === profile.nameVerb)
+      );
+      if (clause < 0) continue;
+      const byOwnVerb = !names(asking[clause], profile);
+      writes.push({ tool, clause, score: scoreOf(tool), byOwnVerb });
+    }
+  }
+  return [...writes, ...reads].sort((a, b) => rank(a) - rank(b) || b.score - a.score);
+}
+
+/**
+ * The candidates without the reads scoring under `relativeScore` of the best
+ * read whose args are known: a read that cannot run does not crowd out one
+ * that can ("the status of my loops" lists them when no loop id is given).
+ */
+function closeReads(candidates: Candidate[], input: ChoiceInput): Candidate[] {
+  const reads = candidates.filter(({ tool }) => tool.readOnly);
+  const runnable = reads.filter(({ tool }) =>
+    fillArgs(tool.argsSchema ?? {}, {
+      message: input.message,
+      context: input.context,
+      acceptsArg: tool.acceptsArg,
+    }) !== undefined
+  );
+  const best = Math.max(0, ...(runnable.length > 0 ? runnable : reads).map(({ score }) => score));
+  return candidates.filter(({ tool, score }) =>
+    !tool.readOnly || score >= best * input.relativeScore
+  );
+}
+
+const rank = (candidate: Candidate) =>
+  candidate.clause < 0 ? Number.MAX_SAFE_INTEGER : candidate.clause;
+
+/** Whether the clause names what the tool acts on ("this conversation" for `forget_session`). */
+function names(clause: Clause, profile: ToolProfile): boolean {
+  return clause.words.some((word) => sameThing(word).some((same) => profile.objects.has(same)));
+}
+
+/**
+ * Whether the message is about the tool: a word of its name counts two, a word
+ * of its description's lead one; two are needed, one in a message of three
+ * words or fewer ("date today").
+ */
+function isAbout(profile: ToolProfile, words: ReadonlySet<string>): boolean {
+  let weight = 0;
+  for (const word of words) {
+    // A lone letter ("what's" → "s") says nothing.
+    if (word.length < 2) continue;
+    if (profile.nameWords.has(word)) weight += 2;
+    else if (profile.leadWords.has(word)) weight += 1;
+  }
+  return weight >= 2 || (weight === 1 && words.size <= 3);
+}

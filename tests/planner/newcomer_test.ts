@@ -1,0 +1,159 @@
+/**
+ * A newcomer with nothing configured (the offline planner, the hashing
+ * embedder, PGlite in memory, the shipped tools) asks what people ask; each
+ * case is tried in several wordings, the issue's own example among them.
+ */
+import assert from "node:assert/strict";
+import tools from "../../functions/mcp-loop/tools.ts";
+import { createLoop } from "../../shared/app/create_loop.ts";
+import type { MCPResponse } from "../../shared/contracts.ts";
+
+type Data = MCPResponse["data"];
+
+Deno.test("a newcomer's everyday requests get the right tools and a readable reply", async (t) => {
+  const loop = createLoop({ tools });
+  const session = `newcomer-${crypto.randomUUID()}`;
+  const ask = async (content: string, sessionId = session): Promise<Data> =>
+    (await loop.run({ mode: "general", sessionId, messages: [{ role: "user", content }] })).data;
+  const toolsOf = (data: Data) => data.plan.map((step) => step.tool);
+  try {
+    await t.step("a request no tool serves is said so, with what it can do instead", async () => {
+      for (
+        const message of [
+          "What's the weather in Lisbon tomorrow?",
+          "Will it rain in Porto this weekend?",
+          "Book me a table for two tonight",
+        ]
+      ) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
+        assert.match(data.summaryMessage!, /^None of my tools does that, so I did nothing\./);
+        assert.match(data.summaryMessage!, /- get the current date and time in a place/);
+      }
+    });
+
+    await t.step("places resolve to their time zone; an ambiguous one is said to be", async () => {
+      const cases: [string, RegExp][] = [
+        ["What time is it in India?", /^In India \(Asia\/Kolkata\) it is /],
+        ["what's the time in Kenya", /^In Kenya \(Africa\/Nairobi\) it is /],
+        ["Tell me the current time in Bengaluru", /^In Bengaluru \(Asia\/Kolkata\) it is /],
+        ["time in Hyderabad, Pakistan", /^In Hyderabad Pakistan \(Asia\/Karachi\) it is /],
+        ["What time is it in Australia?", /^"Australia" has more than one time zone: .* Perth\./],
+        ["what time is it in Springfield", /more than one time zone: .*Massachusetts\./],
+      ];
+      for (const [message, reply] of cases) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["get_current_time", "finalize_summary"], message);
+        assert.match(data.summaryMessage!, reply, message);
+      }
+    });
+
+    await t.step("'what can you do' lists the tools in words", async () => {
+      for (const message of ["What can you do?", "which tools do you have?", "How can you help?"]) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
+        for (
+          const line of [
+            "- get the current date and time in a place (get_current_time)",
+            "- list your 10 most recent refinement loops, newest first, with status and scores (list_active_loops)",
+            "- remember something about you across conversations (remember)",
+          ]
+        ) assert.ok(data.summaryMessage!.includes(line), `${message}: ${line}`);
+      }
+    });
+
+    await t.step("casual wording plans no write; an imperative with its object does", async () => {
+      for (
+        const message of [
+          "Can you help me plan my week?",
+          "I need a plan for my trip",
+          "the spec loop idea sounds good",
+        ]
+      ) {
+        const data = await ask(message);
+        assert.ok(!toolsOf(data).includes("initialize_refinement_loop"), message);
+      }
+      const listed = await ask("List my refinement loops");
+      assert.equal(listed.summaryMessage, "You have no refinement loops yet.");
+    });
+
+    const started = await ask("Start a spec refinement loop");
+    const id = (started.intermediateResults[0].output as { id: string }).id;
+
+    await t.step("recording a score runs that write alone, and says what it decided", async () => {
+      for (
+        const [message, score] of [[`Record a score of 70 for loop ${id}`, 70], [
+          `log 75 as the score of loop ${id}`,
+          75,
+        ]] as const
+      ) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["decide_loop_next_action", "finalize_summary"], message);
+        assert.match(data.summaryMessage!, new RegExp(`^Loop ${id} scored ${score}`));
+      }
+    });
+
+    await t.step("listings read as one line per item", async () => {
+      for (const message of ["List my refinement loops", "show me my loops"]) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["list_active_loops", "finalize_summary"], message);
+        assert.equal(
+          data.summaryMessage,
+          `You have 1 refinement loop, newest first:\n- ${id} (spec) is being refined, ` +
+            "last score 75 (85 needed; scores so far 70, 75), iteration 2 of 5",
+        );
+      }
+    });
+
+    await t.step("everyday ways of saying 'remember' keep the fact for later", async () => {
+      for (
+        const [message, fact] of [
+          ["My name is Ana, please remember that", "My name is Ana"],
+          ["I cycle to work — keep that in mind", "I cycle to work"],
+          ["For future reference, my team is Platform", "my team is Platform"],
+        ]
+      ) {
+        const data = await ask(message);
+        assert.deepEqual(data.plan[0], { tool: "remember", args: { fact }, round: 1 }, message);
+        assert.equal(
+          data.summaryMessage,
+          `I will remember "${fact}" in your later conversations too.`,
+        );
+      }
+      const later = await ask("What is my name?", `later-${crypto.randomUUID()}`);
+      assert.match(later.summaryMessage!, /You asked me to remember: "My name is Ana"/);
+    });
+
+    await t.step("a question about earlier messages shows the ones on its topic", async () => {
+      const topic = `recall-${crypto.randomUUID()}`;
+      for (
+        const said of [
+          "I'm flying to Tokyo in May",
+          "Is Tokyo expensive for food?",
+          "My aunt lives in Osaka",
+        ]
+      ) await ask(said, topic);
+      const tokyo = await ask("What did I ask you earlier about Tokyo?", topic);
+      assert.equal(
+        tokyo.summaryMessage,
+        'Earlier you wrote about Tokyo:\n- "I\'m flying to Tokyo in May"\n- "Is Tokyo expensive for food?"',
+      );
+      const osaka = await ask("remind me what I said about Osaka", topic);
+      assert.equal(
+        osaka.summaryMessage,
+        'Earlier you wrote about Osaka:\n- "My aunt lives in Osaka"',
+      );
+    });
+
+    await t.step("everyday ways of deleting this conversation reach forget_session", async () => {
+      for (const message of ["Please delete this conversation", "erase our chat"]) {
+        const data = await ask(message, `doomed-${crypto.randomUUID()}`);
+        assert.equal(data.plan[0].tool, "forget_session", message);
+        // Deleting is destructive: it waits for a person's approval.
+        assert.equal(data.stopReason, "approval_required", message);
+      }
+    });
+  } finally {
+    await loop.close();
+  }
+});
