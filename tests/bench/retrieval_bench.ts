@@ -60,16 +60,18 @@ function toolTable(outcome: ToolSearchOutcome, ks: number[], ms: number): string
       (ms / 1000).toFixed(0)
     } s):`,
     "",
-    `| ranking | ${header.join(" | ")} | single @${ks[0]}, halves (even / odd queries) |`,
-    `|---|${header.map(() => "---:").join("|")}|---:|`,
+    `| ranking | ${header.join(" | ")} | ${
+      ks.map((k) => `single @${k}, even / odd queries`).join(" | ")
+    } |`,
+    `|---|${header.map(() => "---:").join("|")}|${ks.map(() => "---:").join("|")}|`,
   ];
   for (const [name, key] of [["project", "project"], ["plain BM25 (name, description)", "bm25"]]) {
     const cells = ks.flatMap((
       k,
     ) => [pct(share(`${key}@${k}`, "single")), pct(share(`${key}@${k}`, "multi"))]);
-    const halves = `${pct(share(`${key}@${ks[0]}`, "single", 0))} / ${
-      pct(share(`${key}@${ks[0]}`, "single", 1))
-    }`;
+    const halves = ks.map((k) =>
+      `${pct(share(`${key}@${k}`, "single", 0))} / ${pct(share(`${key}@${k}`, "single", 1))}`
+    ).join(" | ");
     rows.push(`| ${name} | ${cells.join(" | ")} | ${halves} |`);
   }
   rows.push(
