@@ -40,6 +40,8 @@ export interface ScoredTool {
   tool: PlannerTool;
   /** BM25 score (0: no term of the query in the tool's words). */
   lexical: number;
+  /** Whether the tool holds one of the request's own words (not only a related word). */
+  matched: boolean;
   /** Rank on the vector side (1 = closest), when the vectors were compared. */
   vectorRank?: number;
   /** The weighted RRF score the order comes from. */
@@ -83,7 +85,10 @@ export class ToolIndex {
     { candidates, signal, usage }: RankOptions = {},
   ): Promise<ScoredTool[]> {
     const tools = candidates ? catalog.filter((tool) => candidates.has(tool.name)) : [...catalog];
-    const lexical = this.#lexicalIndex(catalog).scores(queryTerms(query.text));
+    const terms = queryTerms(query.text);
+    const index = this.#lexicalIndex(catalog);
+    const lexical = index.scores(terms);
+    const own = index.scores(terms.filter((term) => term.weight >= 1));
     const byLexical = tools.filter((tool) => (lexical.get(tool.name) ?? 0) > 0)
       .sort((a, b) => lexical.get(b.name)! - lexical.get(a.name)! || byName(a, b));
     const vectors = await this.#vectorsFor(catalog, signal);
@@ -98,7 +103,12 @@ export class ToolIndex {
     const byVector = tools.filter((tool) => similarity.has(tool.name))
       .sort((a, b) => similarity.get(b.name)! - similarity.get(a.name)! || byName(a, b));
     const scored = new Map<string, ScoredTool>(
-      tools.map((tool) => [tool.name, { tool, lexical: lexical.get(tool.name) ?? 0, score: 0 }]),
+      tools.map((tool) => [tool.name, {
+        tool,
+        lexical: lexical.get(tool.name) ?? 0,
+        matched: own.has(tool.name),
+        score: 0,
+      }]),
     );
     byLexical.forEach((tool, rank) => {
       scored.get(tool.name)!.score += FUSION_WEIGHTS.lexical / (RRF_K + rank + 1);
