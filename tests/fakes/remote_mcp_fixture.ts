@@ -14,7 +14,7 @@ export class RemoteMcpFixture {
   readonly port: number;
   readonly #servers = new Set<McpServer>();
   readonly #transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  readonly #extraTools: string[] = [];
+  readonly #extraTools: { name: string; inputSchema: Record<string, z.ZodType> }[] = [];
   #http: Deno.HttpServer | undefined;
   /** Calls received, by tool name. */
   readonly calls: string[] = [];
@@ -38,9 +38,12 @@ export class RemoteMcpFixture {
   }
 
   /** Adds a tool to every session; each connected client gets notifications/tools/list_changed. */
-  addTool(name: string): void {
-    this.#extraTools.push(name);
-    for (const server of this.#servers) this.#registerExtra(server, name);
+  addTool(
+    name: string,
+    { inputSchema = {} }: { inputSchema?: Record<string, z.ZodType> } = {},
+  ): void {
+    this.#extraTools.push({ name, inputSchema });
+    for (const server of this.#servers) this.#registerExtra(server, name, inputSchema);
   }
 
   /** Stops answering and drops every session (the server "dies"). */
@@ -133,15 +136,17 @@ export class RemoteMcpFixture {
         return { content: [{ type: "text" as const, text: "awake" }] };
       },
     );
-    for (const name of this.#extraTools) this.#registerExtra(server, name);
+    for (const { name, inputSchema } of this.#extraTools) {
+      this.#registerExtra(server, name, inputSchema);
+    }
     this.#servers.add(server);
     return server;
   }
 
-  #registerExtra(server: McpServer, name: string): void {
+  #registerExtra(server: McpServer, name: string, inputSchema: Record<string, z.ZodType>): void {
     server.registerTool(
       name,
-      { description: `Added at run time: ${name}`, inputSchema: {} },
+      { description: `Added at run time: ${name}`, inputSchema },
       () => ({
         content: [{ type: "text" as const, text: name }],
       }),
