@@ -3,7 +3,8 @@
  * search threshold, every tool the request may use; above it, tool search:
  * the tools always offered (`finalize_summary`, `search_tools`, tools marked
  * `alwaysOffer`) and the best matches of the message (ToolIndex: BM25 and the
- * embedder, fused by reciprocal rank). A run keeps the tools it was offered
+ * embedder, fused by reciprocal rank), no remote server taking more than half
+ * of them while other sources have matches (`tools/fair_share.ts`). A run keeps the tools it was offered
  * for its later rounds — the prompt's prefix and the strict plan schema stay
  * the same bytes, so a provider's cache serves them — and adds, after them,
  * the tools a `search_tools` step found. The order is deterministic: the
@@ -12,6 +13,7 @@
 import type { ActionResult } from "../contracts.ts";
 import type { Embedder, PlannerTool, UsageMeter } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
+import { fairShare } from "../tools/fair_share.ts";
 import { createSearchToolsTool, foundTools, SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { ToolIndex } from "../tools/tool_index.ts";
 import type { ToolPolicy } from "../tools/tool_policy.ts";
@@ -92,7 +94,7 @@ export async function selectTools(input: SelectionInput): Promise<PlannerTool[]>
   if (!names?.length) {
     const always = [...byName.values()].filter(isAlwaysOffered);
     const alwaysNames = new Set(always.map((tool) => tool.name));
-    const ranked = await search.index.rank(input.catalog, {
+    const ranked = await search.index.score(input.catalog, {
       text: input.message,
       vector: input.vector,
     }, {
@@ -102,7 +104,7 @@ export async function selectTools(input: SelectionInput): Promise<PlannerTool[]>
     });
     names = [
       ...always.map((tool) => tool.name).sort(),
-      ...ranked.slice(0, search.options.topK).map((tool) => tool.name).sort(),
+      ...fairShare(ranked, { slots: search.options.topK }).map((tool) => tool.name).sort(),
     ];
   }
   const offered = new Set(names);

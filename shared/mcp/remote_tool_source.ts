@@ -3,7 +3,9 @@
  * client over Streamable HTTP — negotiating the era (2026-07-28 through
  * `server/discover`, else the 2025-11-25 `initialize` handshake, sessions
  * included) — registers each remote tool as
- * `<name>__<tool>` with its JSON Schema, forwards calls and their errors,
+ * `<name>__<tool>` with its JSON Schema (refusing a schema whose property
+ * names or enum values are not plain identifiers, `remote_schema_text.ts`),
+ * forwards calls and their errors,
  * refreshes the cached list on `notifications/tools/list_changed` and on every
  * reconnect. A server that is down never blocks start-up or the loop: its tools
  * are absent, `status()` says why, and it is retried with backoff.
@@ -22,6 +24,7 @@ import type { Logger } from "../ports.ts";
 import { redactKeyShapes } from "../log/redact.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
+import { unplainSchemaText } from "./remote_schema_text.ts";
 import { SERVER_INFO } from "./server_info.ts";
 
 /** What `health` shows for a remote server. */
@@ -176,6 +179,15 @@ export class RemoteToolSource {
       const name = `${this.#config.name}__${tool.name}`;
       if (!TOOL_NAME_PATTERN.test(name) || this.#registry.has(name)) {
         this.#logger.warn("skipping a remote tool whose name is invalid or taken", { tool: name });
+        continue;
+      }
+      // Property names and enum values reach the strict plan schema unfenced: plain ones only.
+      const unplain = unplainSchemaText(tool.inputSchema);
+      if (unplain !== undefined) {
+        this.#logger.warn(
+          "skipping a remote tool whose args schema has a property name or enum value that is not a plain identifier",
+          { tool: name, value: unplain.slice(0, 80) },
+        );
         continue;
       }
       this.#registry.register({

@@ -14,6 +14,7 @@ import type {
   Sql,
   StoredMessage,
 } from "../ports.ts";
+import { textSearchConfigFor } from "../text/text_search_config.ts";
 import { asCaller } from "./as_caller.ts";
 import { toIso, toJsonb, toSafeText, toVectorLiteral } from "./sql_values.ts";
 
@@ -33,7 +34,7 @@ export interface MemoryOptions {
   semanticWeight: number;
   /** The k of reciprocal rank fusion, score = weight / (k + rank) (default 60). */
   rrfK: number;
-  /** The text search configuration messages are indexed and searched with (default "simple"). */
+  /** The text search configuration messages are indexed and searched with (default "auto": each text's language, by its stop words). */
   textSearchConfig: string;
 }
 
@@ -46,7 +47,7 @@ export const DEFAULT_MEMORY_OPTIONS: Readonly<MemoryOptions> = Object.freeze({
   fullTextWeight: 1,
   semanticWeight: 1,
   rrfK: 60,
-  textSearchConfig: "simple",
+  textSearchConfig: "auto",
 });
 
 /** A row of `load_chat_context`. */
@@ -95,7 +96,7 @@ export class SqlConversationStore implements ConversationStore {
           o.fullTextWeight,
           o.semanticWeight,
           o.rrfK,
-          o.textSearchConfig,
+          textSearchConfigFor(text ?? "", o.textSearchConfig),
         ],
       ));
     return contextFromRows(rows);
@@ -117,7 +118,7 @@ export class SqlConversationStore implements ConversationStore {
           assistantMessage ? toSafeText(assistantMessage.content) : null,
           eventsJson,
           runId ?? null,
-          this.#options.textSearchConfig,
+          textSearchConfigFor(userMessage.content, this.#options.textSearchConfig),
         ],
       ));
   }

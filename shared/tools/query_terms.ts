@@ -6,7 +6,8 @@
  * ("PR 45"): the table below is general vocabulary of actions and of
  * software objects, not any one server's.
  */
-import { contentWords, tokenize } from "../text/words.ts";
+import { searchTerms } from "../text/search_terms.ts";
+import { tokenize } from "../text/words.ts";
 
 /** A term of the query and how much it counts. */
 export interface QueryTerm {
@@ -87,17 +88,17 @@ const SAME: Record<string, string> = {
 export function queryTerms(text: string): QueryTerm[] {
   const plain = text.replace(/['’]/g, "");
   const weights = new Map<string, number>();
-  for (const word of contentWords(plain)) weights.set(word, 1);
+  for (const word of searchTerms(plain)) weights.set(word, 1);
   for (const word of tokenize(plain)) {
     if (Object.hasOwn(SAME, word)) {
-      for (const same of contentWords(SAME[word])) weights.set(same, 1);
+      for (const same of searchTerms(SAME[word])) weights.set(same, 1);
     }
   }
   const related = tokenize(plain).flatMap((word) =>
-    Object.hasOwn(RELATED, word) ? contentWords(RELATED[word]) : []
+    Object.hasOwn(RELATED, word) ? searchTerms(RELATED[word]) : []
   );
   // "#ops" names a chat channel.
-  if (/(^|\s)#[A-Za-z][\w-]*/.test(text)) related.push(...contentWords("channel"));
+  if (/(^|\s)#[A-Za-z][\w-]*/.test(text)) related.push(...searchTerms("channel"));
   for (const word of related) if (!weights.has(word)) weights.set(word, 0.5);
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }

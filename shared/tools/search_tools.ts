@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { Caller, PlannerTool } from "../ports.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
+import { fairShare } from "./fair_share.ts";
 import type { ToolIndex } from "./tool_index.ts";
 
 /** The tool's name. */
@@ -55,13 +56,17 @@ export function createSearchToolsTool(
           `${r.tool} ${typeof r.output === "string" ? r.output : JSON.stringify(r.output)}`
         )
         .join(" ").slice(0, 1_000);
-      const ranked = await index.rank(catalog, { text: `${args.query} ${args.query} ${earlier}` }, {
-        candidates: new Set([...permitted].filter((name) => name !== SEARCH_TOOLS)),
-        signal,
-        usage,
-      });
+      const ranked = await index.score(
+        catalog,
+        { text: `${args.query} ${args.query} ${earlier}` },
+        {
+          candidates: new Set([...permitted].filter((name) => name !== SEARCH_TOOLS)),
+          signal,
+          usage,
+        },
+      );
       return {
-        tools: ranked.slice(0, args.limit ?? 8).map((tool) => ({
+        tools: fairShare(ranked, { slots: args.limit ?? 8 }).map((tool) => ({
           name: tool.name,
           description: firstLine(tool.description),
         })),

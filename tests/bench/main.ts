@@ -1,6 +1,8 @@
 /**
  * `deno task bench`: runs the benchmark suites and prints markdown tables.
  * Pass suite names to run only those (e.g. `deno task bench loop`).
+ * `retrieval` needs public data and runs only when named, with
+ * `--data DIR` (and optionally `--only tools|memory`).
  */
 import { authBenchmarks } from "./auth_bench.ts";
 import { bundleBenchmarks } from "./bundle_bench.ts";
@@ -13,6 +15,7 @@ import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
 import { planSchemaBenchmarks } from "./plan_schema_bench.ts";
 import { refinementBenchmarks } from "./refinement_bench.ts";
+import { retrievalBenchmarks, type RetrievalBenchOptions } from "./retrieval_bench.ts";
 import { roundsBenchmarks } from "./rounds_bench.ts";
 import { startBenchmarks } from "./start_bench.ts";
 import { storeBenchmarks } from "./store_bench.ts";
@@ -33,9 +36,13 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   bundle: bundleBenchmarks,
   tokens: tokensBenchmarks,
   plan_schema: planSchemaBenchmarks,
+  retrieval: () => retrievalBenchmarks(options),
 };
 
-const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(suites);
+const { names, options } = parseArgs(Deno.args);
+const wanted = names.length > 0
+  ? names
+  : Object.keys(suites).filter((name) => name !== "retrieval");
 for (const name of wanted) {
   const suite = suites[name];
   if (!suite) {
@@ -45,4 +52,18 @@ for (const name of wanted) {
   console.log(`\n### ${name}\n`);
   const result = await suite();
   console.log(typeof result === "string" ? result : formatTable(result));
+}
+
+/** Suite names, and the retrieval benchmark's `--data DIR` and `--only tools|memory`. */
+function parseArgs(args: string[]): { names: string[]; options: RetrievalBenchOptions } {
+  const names: string[] = [];
+  const options: RetrievalBenchOptions = {};
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split(/=(.*)/s, 2);
+    const value = () => inline ?? args[++i];
+    if (flag === "--data") options.data = value();
+    else if (flag === "--only") options.only = value() as RetrievalBenchOptions["only"];
+    else names.push(args[i]);
+  }
+  return { names, options };
 }

@@ -210,7 +210,7 @@ Deno.test("hybrid retrieval and working memory read their settings, and refuse b
     [defaults.memory.fullTextWeight, defaults.memory.semanticWeight, defaults.memory.rrfK],
     [1, 1, 60],
   );
-  assert.equal(defaults.memory.textSearchConfig, "simple");
+  assert.equal(defaults.memory.textSearchConfig, "auto");
   assert.deepEqual(Object.keys(defaults.workingMemorySchema.properties as object), [
     "facts",
     "preferences",

@@ -1,13 +1,19 @@
 /**
  * `hybrid_match_chat_messages` in TypeScript, for the in-memory store: the
- * same two rankings, the same fusion and the same order (statements before
- * questions among each side's best, and in the result), over rows already
- * scoped to one owner (and session). What it
- * approximates: Postgres's "simple" parser, by lower-cased runs of letters and
- * digits ("LIN-4417" is "lin" and "-4417" there, "lin" and "4417" here; both
- * match the same text), and only the exact path (scopes of at most 2,000 rows).
+ * same two rankings (BM25 with the same k1 and b, and the neighbours' share;
+ * cosine above the threshold), the same fusion and the same order
+ * (statements before questions among each side's best, and in the result),
+ * over rows already scoped to one owner (and session). What it approximates:
+ * Postgres's parser, by lower-cased runs of letters and digits ("LIN-4417" is
+ * "lin" and "-4417" there, "lin" and "4417" here; both match the same text);
+ * of the text search configurations, `simple` and `english` (Snowball's stems
+ * and stop words, as shared/text/search_terms.ts gives them); BM25's length,
+ * as Postgres's `length(tsvector)`, by the number of distinct lexemes; and
+ * only the exact path (scopes of at most 2,000 rows).
  */
-import { cosine } from "../../shared/text/words.ts";
+import { searchTerms } from "../../shared/text/search_terms.ts";
+import { textSearchConfigFor } from "../../shared/text/text_search_config.ts";
+import { cosine, tokenize } from "../../shared/text/words.ts";
 import type { MatchSource, SemanticMatch, StoredMessage } from "../../shared/ports.ts";
 
 /** A stored row as the ranking needs it. */
@@ -27,11 +33,21 @@ export interface HybridQuery {
   fullTextWeight: number;
   semanticWeight: number;
   rrfK: number;
+  /** The configured text search configuration ("auto" by default). */
+  textSearchConfig?: string;
+  /** Rows that count for the statistics and as neighbours but are not returned (the recent window). */
+  exclude?: ReadonlySet<string>;
 }
 
-/** The lexemes of a text, as the "simple" configuration gives them (approximately). */
-export function lexemes(text: string): string[] {
-  return [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+/** The lexemes of a text under a configuration, repeats kept (approximately, see the module doc). */
+export function lexemes(text: string, config = "simple"): string[] {
+  return config === "english" ? searchTerms(text) : tokenize(text);
+}
+
+/** `chat_query_lexemes`: the question's own lexemes, and its plain words that are not stop words. */
+function queryLexemes(text: string, config: string): Set<string> {
+  const plain = lexemes(text, "simple").filter((word) => lexemes(word, config).length > 0);
+  return new Set([...lexemes(text, config), ...plain]);
 }
 
 /** `chat_is_question`: ends with "?" or opens with a question word. */
@@ -47,9 +63,11 @@ export function hybridMatches(rows: readonly RankedRow[], query: HybridQuery): S
   if (query.matchCount <= 0) return [];
   const pool = Math.min(Math.max(query.matchCount * 4, 20), 200);
   const fullText = query.fullTextWeight > 0 && query.text !== undefined
-    ? fullTextRanking(rows, lexemes(query.text), pool)
+    ? fullTextRanking(rows, query, pool)
     : [];
-  const vector = query.semanticWeight > 0 ? vectorRanking(rows, query, pool) : [];
+  const vector = query.semanticWeight > 0
+    ? vectorRanking(rows.filter((row) => !query.exclude?.has(row.id)), query, pool)
+    : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const fused = new Map<string, { score: number; foundBy: MatchSource[]; similarity?: number }>();
   const add = (id: string, source: MatchSource, weight: number, rank: number) => {
@@ -80,29 +98,51 @@ export function hybridMatches(rows: readonly RankedRow[], query: HybridQuery): S
   ).slice(0, query.matchCount).map(({ match }) => match);
 }
 
-/** The user's rows holding any wanted lexeme, by the summed rarity of those they hold. */
-function fullTextRanking(rows: readonly RankedRow[], wanted: string[], pool: number): string[] {
-  const want = new Set(wanted);
-  const candidates = rows
-    .filter((row) => row.role === "user")
-    .map((row) => ({ row, held: lexemes(row.content).filter((word) => want.has(word)) }))
-    .filter(({ held }) => held.length > 0)
-    .sort((a, b) => b.row.seq - a.row.seq)
-    .slice(0, 2000);
-  const hits = new Map<string, number>();
-  for (const { held } of candidates) {
-    for (const word of held) hits.set(word, (hits.get(word) ?? 0) + 1);
+const BM25 = { k1: 1.2, b: 0.3 };
+const NEIGHBOUR_SHARE = 0.35;
+
+/**
+ * The user's rows holding a wanted lexeme, by BM25 over the scope plus a share
+ * of their neighbours' (the user messages before and after in the session).
+ */
+function fullTextRanking(rows: readonly RankedRow[], query: HybridQuery, pool: number): string[] {
+  const configured = query.textSearchConfig ?? "auto";
+  const wanted = queryLexemes(query.text ?? "", textSearchConfigFor(query.text ?? "", configured));
+  const scope = rows.filter((row) => row.role === "user").sort((a, b) => a.seq - b.seq).slice(-2000)
+    .map((row) => {
+      const words = lexemes(row.content, textSearchConfigFor(row.content, configured));
+      const tf = new Map<string, number>();
+      for (const word of words) tf.set(word, (tf.get(word) ?? 0) + 1);
+      return { row, tf, length: tf.size };
+    });
+  const n = scope.length;
+  const averageLength = Math.max(scope.reduce((sum, doc) => sum + doc.length, 0) / (n || 1), 1);
+  const df = new Map<string, number>();
+  for (const doc of scope) {
+    for (const word of doc.tf.keys()) if (wanted.has(word)) df.set(word, (df.get(word) ?? 0) + 1);
   }
-  const n = candidates.length;
-  const ranked = candidates
-    .map(({ row, held }) => ({
-      row,
-      rarity: held.reduce(
-        (sum, word) => sum + Math.log(1 + (n - hits.get(word)! + 0.5) / (hits.get(word)! + 0.5)),
-        0,
-      ),
-    }))
-    .sort((a, b) => b.rarity - a.rarity || b.row.seq - a.row.seq);
+  const own = new Map(scope.map((doc) => {
+    let score = 0;
+    for (const [word, count] of df) {
+      const tf = doc.tf.get(word);
+      if (!tf) continue;
+      const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
+      score += idf * tf * (BM25.k1 + 1) /
+        (tf + BM25.k1 * (1 - BM25.b + BM25.b * doc.length / averageLength));
+    }
+    return [doc.row.id, score];
+  }));
+  const bySession = Map.groupBy(scope, (doc) => doc.row.sessionId);
+  const ranked: { row: RankedRow; score: number }[] = [];
+  for (const docs of bySession.values()) {
+    docs.forEach((doc, i) => {
+      const score = own.get(doc.row.id)!;
+      if (score <= 0 || query.exclude?.has(doc.row.id)) return;
+      const neighbours = (own.get(docs[i - 1]?.row.id) ?? 0) + (own.get(docs[i + 1]?.row.id) ?? 0);
+      ranked.push({ row: doc.row, score: score + NEIGHBOUR_SHARE * neighbours });
+    });
+  }
+  ranked.sort((a, b) => b.score - a.score || b.row.seq - a.row.seq);
   return statementsFirst(ranked.slice(0, pool * 2)).slice(0, pool).map(({ row }) => row.id);
 }
 

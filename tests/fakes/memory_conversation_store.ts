@@ -60,10 +60,13 @@ export class MemoryConversationStore
     const recent = recentLimit > 0 ? session.slice(-recentLimit) : [];
     const recentIds = new Set(recent.map((row) => row.id));
     const searched = scope === "user" && caller.userId ? own : session;
-    const semanticMatches = hybridMatches(
-      searched.filter((row) => !recentIds.has(row.id)),
-      { ...this.#options, text, embedding, embeddingModel },
-    );
+    const semanticMatches = hybridMatches(searched, {
+      ...this.#options,
+      text,
+      embedding,
+      embeddingModel,
+      exclude: recentIds,
+    });
     return Promise.resolve({
       recentMessages: recent.map(strip),
       semanticMatches,

@@ -9,12 +9,19 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { z } from "zod";
 import { createJsonSchemaValidator } from "../../shared/mcp/json_schema_validator.ts";
 
+/** A tool added at run time. */
+interface ExtraTool {
+  name: string;
+  annotated: boolean;
+  inputSchema: Record<string, z.ZodType>;
+}
+
 /** The running fixture. */
 export class RemoteMcpFixture {
   readonly port: number;
   readonly #servers = new Set<McpServer>();
   readonly #transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  readonly #extraTools: { name: string; annotated: boolean }[] = [];
+  readonly #extraTools: ExtraTool[] = [];
   #http: Deno.HttpServer | undefined;
   /** Calls received, by tool name. */
   readonly calls: string[] = [];
@@ -42,8 +49,14 @@ export class RemoteMcpFixture {
    * notifications/tools/list_changed. It says it only reads unless
    * `annotated` is false: then it says nothing, as most real servers' tools do.
    */
-  addTool(name: string, { annotated = true }: { annotated?: boolean } = {}): void {
-    const tool = { name, annotated };
+  addTool(
+    name: string,
+    { annotated = true, inputSchema = {} }: {
+      annotated?: boolean;
+      inputSchema?: Record<string, z.ZodType>;
+    } = {},
+  ): void {
+    const tool = { name, annotated, inputSchema };
     this.#extraTools.push(tool);
     for (const server of this.#servers) this.#registerExtra(server, tool);
   }
@@ -152,15 +165,12 @@ export class RemoteMcpFixture {
     return server;
   }
 
-  #registerExtra(
-    server: McpServer,
-    { name, annotated }: { name: string; annotated: boolean },
-  ): void {
+  #registerExtra(server: McpServer, { name, annotated, inputSchema }: ExtraTool): void {
     server.registerTool(
       name,
       {
         description: `Added at run time: ${name}`,
-        inputSchema: {},
+        inputSchema,
         ...(annotated ? { annotations: { readOnlyHint: true } } : {}),
       },
       () => {

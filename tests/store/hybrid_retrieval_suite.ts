@@ -225,4 +225,54 @@ export function hybridRetrievalSuite(
     );
     assert.deepEqual(contents(semanticMatches), ["Alpha launches before beta"]);
   });
+
+  test(`${name}: in English, other forms of a question's words are found (stemmed)`, async () => {
+    const store = await makeStore({ recentLimit: 0 });
+    const s = session();
+    await say(store, ANONYMOUS, s, "We adopted two puppies in May", undefined, {
+      embedding: direction(0),
+    });
+    await say(store, ANONYMOUS, s, "The weather was cold all week", undefined, {
+      embedding: direction(1),
+    });
+    const { semanticMatches } = await load(
+      store,
+      ANONYMOUS,
+      s,
+      "when did they adopt the puppy?",
+      undefined,
+      direction(5),
+    );
+    assert.deepEqual(contents(semanticMatches), ["We adopted two puppies in May"]);
+    assert.deepEqual(semanticMatches[0].foundBy, ["full_text"]);
+  });
+
+  test(`${name}: a message whose neighbour holds the question's rarer words ranks above its equal`, async () => {
+    const store = await makeStore({ recentLimit: 0 });
+    const s = session();
+    for (
+      const [i, text] of [
+        "I finally saw Aurora live downtown",
+        "The concert was loud but wonderful",
+        "My cousin moved to another city",
+        "Our school concert sold out",
+      ].entries()
+    ) {
+      await say(store, ANONYMOUS, s, text, undefined, { embedding: direction(i) });
+    }
+    const { semanticMatches } = await load(
+      store,
+      ANONYMOUS,
+      s,
+      "how was the Aurora concert?",
+      undefined,
+      direction(9),
+    );
+    // Without the neighbour's share the later message would come first (equal BM25, later wins).
+    assert.deepEqual(contents(semanticMatches), [
+      "I finally saw Aurora live downtown",
+      "The concert was loud but wonderful",
+      "Our school concert sold out",
+    ]);
+  });
 }

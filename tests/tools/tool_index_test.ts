@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
 import type { Embedder, PlannerTool } from "../../shared/ports.ts";
+import { stemEnglish } from "../../shared/text/english_stemmer.ts";
 import { queryTerms } from "../../shared/tools/query_terms.ts";
 import { ToolIndex, toolText } from "../../shared/tools/tool_index.ts";
 import {
@@ -75,6 +76,29 @@ Deno.test("tool vectors are computed once per catalog, and a changed tool alone 
   assert.equal(index.embeddedTexts, TOOLS.length + 1, "only the changed tool");
 });
 
+Deno.test("a message's vector of another length than the configured dimensions is used, not embedded again", async () => {
+  // A local model's 384-dimension vectors behind an embedder configured for 1536 (the default).
+  const inner = new HashingEmbedder({ dimensions: 384 });
+  const texts: string[] = [];
+  const embedder: Embedder = {
+    model: "local-384",
+    dimensions: 1536,
+    embed: (input) => {
+      texts.push(...input);
+      return inner.embed(input);
+    },
+  };
+  const index = new ToolIndex({ embedder });
+  const [vector] = await inner.embed(["refund that payment"]);
+  const ranked = await index.rank(TOOLS, { text: "refund that payment", vector });
+  assert.deepEqual(texts, TOOLS.map(toolText), "the tools only: the message was embedded once");
+  assert.equal(ranked[0].name, "stripe__create_refund");
+  const padded = [...vector, ...new Array(1536 - 384).fill(0)];
+  const again = await index.score(TOOLS, { text: "refund that payment", vector: padded });
+  assert.equal(texts.length, TOOLS.length, "a zero-padded vector is used too");
+  assert.equal(again[0].vectorRank, 1);
+});
+
 Deno.test("when the embedder fails, tool search still ranks by words, and tries the vectors again later", async () => {
   const embedder = new CountingEmbedder();
   embedder.fail = true;
@@ -92,7 +116,11 @@ Deno.test("a query's words count fully, related words and channel names at half 
   assert.equal(terms.pull, 1, "an abbreviation is the word itself");
   assert.equal(terms.request, 1);
   assert.equal(terms.open, 1);
-  assert.equal(terms.create, 0.5, "a related verb");
+  assert.equal(
+    terms[stemEnglish("create")],
+    0.5,
+    "a related verb, stemmed as the tools' words are",
+  );
   assert.equal(terms.channel, 0.5, "#dev names a channel");
 });
 

@@ -4,6 +4,7 @@
  * the signed-in user with their JWT, so row level security applies at the
  * API. Anonymous callers go through the project's secret (service role) key.
  */
+import { textSearchConfigFor } from "../../text/text_search_config.ts";
 import type {
   Caller,
   ConversationContext,
@@ -54,7 +55,7 @@ export class SupabaseConversationStore implements ConversationStore {
       p_full_text_weight: m.fullTextWeight,
       p_semantic_weight: m.semanticWeight,
       p_rrf_k: m.rrfK,
-      p_text_config: m.textSearchConfig,
+      p_text_config: textSearchConfigFor(text ?? "", m.textSearchConfig),
     }, "load the conversation");
     return contextFromRows(rows ?? []);
   }
@@ -79,7 +80,7 @@ export class SupabaseConversationStore implements ConversationStore {
         error: event.error ?? null,
         duration_ms: event.durationMs,
       })),
-      p_text_config: this.#memory.textSearchConfig,
+      p_text_config: textSearchConfigFor(userMessage.content, this.#memory.textSearchConfig),
     }, "store the conversation turn");
   }
 
