@@ -46,10 +46,10 @@ export interface LoopRequest {
   context?: Record<string, unknown>;
   plannerRecommendations?: unknown[];
   availableTools?: ToolMetadata[];
-  /** Most rounds for this request (1 is a one-shot plan; default MCP_LOOP_MAX_ROUNDS). */
+  /** Most rounds for this request (1 is a one-shot plan; default the option loop.maxRounds, 3). */
   maxRounds?: number;
   refinement?: RefinementRequest;
-  /** Most model tokens (prompt and completion) this run may use; with MCP_LOOP_MAX_TOKENS, the lower. */
+  /** Most model tokens (prompt and completion) this run may use; with the option costs.maxTokens, the lower. */
   maxTokens?: number;
   /** Most US dollars this run's model calls may cost; with MCP_LOOP_MAX_COST_USD, the lower. */
   maxCostUsd?: number;

@@ -48,11 +48,11 @@ export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Pr
   } catch (error) {
     throw new AppError(
       "CONFIG_INVALID",
-      `MCP_LOOP_MIGRATE is on, but the migrations cannot be read from ${
+      `Migrating at start is on (option migrate), but the migrations cannot be read from ${
         directory.protocol === "file:" ? decodeURIComponent(directory.pathname) : directory.href
       } (${
         describeError(error)
-      }): apply them with \`supabase db push\` (or from a checkout of the project) and set MCP_LOOP_MIGRATE=false`,
+      }): apply them with \`supabase db push\` (or from a checkout of the project) and turn the option migrate off`,
       { cause: error },
     );
   }
@@ -132,7 +132,7 @@ export async function assertSchema(sql: Sql): Promise<void> {
   if (!missing) return;
   throw new AppError(
     "DB_UNAVAILABLE",
-    `The database does not have this function's schema (missing: ${missing}): apply supabase/migrations/ with \`supabase db push\`, or set MCP_LOOP_MIGRATE=true where this process can read them`,
+    `The database does not have this function's schema (missing: ${missing}): apply supabase/migrations/ with \`supabase db push\`, or turn the option migrate on where this process can read them`,
     { details: { missing: missing.split(", ") } },
   );
 }

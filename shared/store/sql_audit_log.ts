@@ -11,10 +11,9 @@
  * ones: starting the next write the moment one ended kept the PGlite worker
  * at 33–37% of a core for 6,000 calls/s, waiting out the 20 ms at 16–21%.
  * Each `record` promise settles when its rows are committed; `flush` waits
- * for everything queued. On Supabase's edge runtime pending writes are kept
- * alive past the response with `EdgeRuntime.waitUntil`.
+ * for everything queued. Pending writes are handed to `keepAlive` (on
+ * Supabase's edge runtime, `EdgeRuntime.waitUntil`), so they outlive the response.
  */
-import { keepAlive } from "./keep_alive.ts";
 import type { AuditEvent, AuditLog, Caller, Sql } from "../ports.ts";
 import { asCaller } from "./as_caller.ts";
 import { eventToJson } from "./sql_conversation_store.ts";
@@ -36,14 +35,21 @@ export class SqlAuditLog implements AuditLog {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The write in flight, if any (at most one). */
   #writing: Promise<void> | undefined;
+  readonly #keepAlive: (work: Promise<unknown>) => void;
 
   constructor(
     sql: Sql,
-    { maxBatch = 500, maxDelayMs = 20 }: { maxBatch?: number; maxDelayMs?: number } = {},
+    { maxBatch = 500, maxDelayMs = 20, keepAlive = () => {} }: {
+      maxBatch?: number;
+      maxDelayMs?: number;
+      /** Keeps the isolate up until the rows are written (the edge runtime's `waitUntil`). */
+      keepAlive?: (work: Promise<unknown>) => void;
+    } = {},
   ) {
     this.#sql = sql;
     this.#maxBatch = maxBatch;
     this.#maxDelayMs = maxDelayMs;
+    this.#keepAlive = keepAlive;
   }
 
   record(caller: Caller, events: AuditEvent[]): Promise<void> {
@@ -59,7 +65,7 @@ export class SqlAuditLog implements AuditLog {
         this.#startWrite();
       }, this.#maxDelayMs);
     }
-    keepAlive(written);
+    this.#keepAlive(written.catch(() => {}));
     return written;
   }
 

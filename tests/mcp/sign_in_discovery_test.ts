@@ -47,8 +47,7 @@ Deno.test("settings override the public URL, the authorization servers and the s
     ...SUPABASE,
     MCP_LOOP_PUBLIC_URL: "https://api.example.com/mcp-loop/",
     MCP_LOOP_AUTHORIZATION_SERVERS: "https://auth.example.com, https://login.example.org/",
-    MCP_LOOP_OAUTH_SCOPES: "openid email",
-  });
+  }, { oauth: { scopes: ["openid", "email"] } });
   const refused = await app.fetch(mcpCall());
   assert.match(
     refused.headers.get("www-authenticate")!,
