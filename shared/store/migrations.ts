@@ -94,12 +94,12 @@ export const SCHEMA_FUNCTIONS = [
   "mark_chat_erasure",
   "match_chat_messages",
   "put_working_memory",
-  "record_mcp_events",
   "save_chat_turn",
   "save_session_summary",
   "scrub_mcp_events",
   "session_history",
   "take_caller_quota",
+  "write_mcp_events",
 ] as const;
 
 /**

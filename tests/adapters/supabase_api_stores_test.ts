@@ -40,7 +40,8 @@ const BOB = withToken({ userId: USER_B, owner: `user:${USER_B}` });
 async function api() {
   const { sql } = await migratedSupabasePglite();
   const fake = postgrestRpc(sql, KEYS);
-  return { ...fake, options: { url: URL_, ...KEYS, fetch: fake.fetch } };
+  // The server's own connection, for what PostgREST must not write (audit rows).
+  return { ...fake, options: { url: URL_, ...KEYS, fetch: fake.fetch, sql } };
 }
 
 conversationStoreSuite("Supabase API store over PostgREST on PGlite", async (memory) => {

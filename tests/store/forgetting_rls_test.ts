@@ -13,10 +13,11 @@ import { userClaims } from "../auth/test_tokens.ts";
 import { onPgliteAndPostgres } from "../support/postgres.ts";
 import { migratedSupabasePglite } from "../support/supabase_shape.ts";
 
-type AsUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) => Promise<T>;
+/** Runs `fn` as a signed-in user; `server` is the database as the server's own role. */
+type AsUser = (<T>(user: string, fn: (tx: SqlTx) => Promise<T>) => Promise<T>) & { server: Sql };
 
 function asUserOn(sql: Sql): AsUser {
-  return (user, fn) =>
+  const asUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) =>
     sql.transaction(async (tx) => {
       await tx.query(
         "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)",
@@ -24,26 +25,33 @@ function asUserOn(sql: Sql): AsUser {
       );
       return await fn(tx);
     });
+  return Object.assign(asUser, { server: sql });
 }
 
 /** Everything a user can have: a turn with an audit row, a loop, a run, working memory and a summary. */
 async function fill(asUser: AsUser, user: string, session: string, word: string) {
+  // The turn's audit row, as the server writes it (a user may not).
+  await asUser.server.query("select public.write_mcp_events($1::uuid, $2, 'loop', $3, $4::jsonb)", [
+    user,
+    `user:${user}`,
+    session,
+    JSON.stringify([{
+      tool: "t",
+      input: { word },
+      output: { word },
+      success: true,
+      duration_ms: 1,
+    }]),
+  ]);
   await asUser(user, async (tx) => {
     await tx.query(
-      "select public.save_chat_turn($1, $2, $3, $4::vector, 'hashing-v1', $5, $6::jsonb)",
+      "select public.save_chat_turn($1, $2, $3, $4::vector, 'hashing-v1', $5)",
       [
         session,
         `user:${user}`,
         `${word} private note`,
         toVectorLiteral(hashingVector(`${word} private note`)),
         `${word} reply`,
-        JSON.stringify([{
-          tool: "t",
-          input: { word },
-          output: { word },
-          success: true,
-          duration_ms: 1,
-        }]),
       ],
     );
     await tx.query(
@@ -209,7 +217,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
     const save = (runId: string) =>
       asUser(a, (tx) =>
         tx.query<{ id: string | null }>(
-          "select public.save_chat_turn($1, $2, 'hello', $3::vector, 'hashing-v1', 'hi', '[]', $4) as id",
+          "select public.save_chat_turn($1, $2, 'hello', $3::vector, 'hashing-v1', 'hi', $4) as id",
           [session, `user:${a}`, toVectorLiteral(hashingVector("hello")), runId],
         ));
     const startRun = (status: string) =>
