@@ -204,7 +204,9 @@ export function parseDocument(value: unknown): Record<string, unknown> {
  * `auditParams` (user id, owner, source, session, rows), then the user's message,
  * its vector and model, the reply, the run, the text search configuration, and for
  * a user their claims ($12). The role and claims are transaction-local: they end
- * with the statement.
+ * with the statement. The outer query must read `turn` whatever the parameters:
+ * a filter the planner can fold to false (say, "no events") would skip the CTE,
+ * and with it the turn.
  */
 export function saveTurnStatement({ asUser }: { asUser: boolean }): string {
   const asCallerRole = asUser
@@ -216,5 +218,5 @@ export function saveTurnStatement({ asUser }: { asUser: boolean }): string {
       ${asCallerRole}
     )
     select public.write_mcp_events($1::uuid, $2, $3, $4, $5::jsonb)
-    from turn where turn.id is not null and $5::jsonb <> '[]'::jsonb`;
+    from turn where turn.id is not null`;
 }

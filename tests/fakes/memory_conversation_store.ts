@@ -79,9 +79,10 @@ export class MemoryConversationStore
       this.failNextSave = undefined;
       return Promise.reject(error);
     }
-    // A run's turn is stored once, as save_chat_turn does.
-    if (runId !== undefined && this.#runs.has(runId)) return Promise.resolve();
-    if (runId !== undefined) this.#runs.add(runId);
+    // A run's turn is stored once per owner, as save_chat_turn does ((owner, run_id, role) is unique).
+    const run = runId === undefined ? undefined : `${caller.owner}\u0000${runId}`;
+    if (run !== undefined && this.#runs.has(run)) return Promise.resolve();
+    if (run !== undefined) this.#runs.add(run);
     this.#add(caller, sessionId, "user", userMessage.content, userMessage);
     if (assistantMessage) this.#add(caller, sessionId, "assistant", assistantMessage.content);
     for (const event of events) this.events.push({ ...event, caller: caller.owner });
