@@ -132,7 +132,7 @@ function withFreshKeys(table: ExposedTable, row: Record<string, unknown>) {
 }
 
 /** `row` as the attacker's own: their owner key and user id in its identity columns. */
-function asAttackers(table: ExposedTable, row: Record<string, unknown>, attacker: Tenant) {
+function asAttackers(row: Record<string, unknown>, attacker: Tenant) {
   const own = { ...row };
   for (const column of ["owner", "caller"]) if (column in own) own[column] = attacker.owner;
   if ("user_id" in own) own.user_id = attacker.userId;
@@ -203,7 +203,7 @@ for (const role of ["anon", "authenticated"] as const) {
         const row = await rowOf(w, table, victim);
         // Forged: the victim's identity, as is and with fresh keys; squatted: the victim's keys.
         for (
-          const forged of [row, withFreshKeys(table, row), asAttackers(table, row, w.attacker)]
+          const forged of [row, withFreshKeys(table, row), asAttackers(row, w.attacker)]
         ) {
           await tryAs(w, role, insertOf(table, role, forged));
         }
