@@ -81,7 +81,7 @@ export const SCHEMA_FUNCTIONS = [
   "chat_tsvector",
   "chat_uncommon_lexemes",
   "delete_chat_session",
-  "export_chat_caller",
+  "export_chat_page",
   "forget_chat_caller",
   "forget_session_summaries",
   "get_working_memory",

@@ -9,6 +9,7 @@
  * are refreshed), rolled back each time, and must give the same answer.
  */
 import assert from "node:assert/strict";
+import { EXPORT_SECTIONS } from "../../shared/store/caller_data_port.ts";
 import { userClaims } from "../auth/test_tokens.ts";
 import { CHAT_MODEL, migratedSupabasePglite } from "../support/supabase_shape.ts";
 import {
@@ -31,7 +32,14 @@ const ATTACKS: Record<string, (v: Tenant) => string[][]> = {
   "chat_tsvector(text,text)": (v) => [["'simple'", lit(v.word)]],
   "chat_uncommon_lexemes(text[])": (v) => [[`array[${lit(v.word)}, 'private', 'note']`]],
   "delete_chat_session(text,text,boolean)": (v) => [[lit(v.session), lit(v.owner), "false"]],
-  "export_chat_caller(text)": (v) => [[lit(v.owner)]],
+  "export_chat_page(text,text,text,integer,integer)": (v) =>
+    ["head", ...EXPORT_SECTIONS].map((section) => [
+      lit(v.owner),
+      lit(section),
+      "null",
+      "1000",
+      "100000000",
+    ]),
   "forget_chat_caller(text)": (v) => [[lit(v.owner)]],
   "forget_session_summaries(text,text)": (v) => [[lit(v.owner), lit(v.session)], [
     lit(v.owner),
