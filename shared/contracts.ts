@@ -378,7 +378,11 @@ export type LoopEvent =
     loop: LoopOutput;
   }
   | { type: "summary"; summaryMessage: string }
-  /** First, when the run is persisted: where to follow it after a disconnect. */
-  | { type: "run"; runId: string }
+  /**
+   * First, when the run is persisted: where to follow it after a disconnect. On
+   * `GET …/runs/{runId}/events` with a `Last-Event-ID` past the run's last event,
+   * the only event, with `state`: where the run stands.
+   */
+  | { type: "run"; runId: string; state?: RunView }
   /** The run paused before calls that need a person's approval. */
   | { type: "approval_required"; pendingApprovals: PendingApproval[] };

@@ -81,7 +81,7 @@ export const SCHEMA_FUNCTIONS = [
   "chat_tsvector",
   "chat_uncommon_lexemes",
   "delete_chat_session",
-  "export_chat_caller",
+  "export_chat_page",
   "forget_chat_caller",
   "forget_session_summaries",
   "get_working_memory",
@@ -94,13 +94,13 @@ export const SCHEMA_FUNCTIONS = [
   "mark_chat_erasure",
   "match_chat_messages",
   "put_working_memory",
-  "record_mcp_events",
   "save_chat_turn",
   "save_session_summary",
   "scrub_mcp_events",
   "session_history",
   "sweep_mcp_runs",
   "take_caller_quota",
+  "write_mcp_events",
 ] as const;
 
 /**
@@ -109,6 +109,7 @@ export const SCHEMA_FUNCTIONS = [
  */
 export const SERVER_ONLY_FUNCTIONS: readonly (typeof SCHEMA_FUNCTIONS)[number][] = [
   "sweep_mcp_runs",
+  "write_mcp_events",
 ];
 
 /**

@@ -15,9 +15,8 @@
  * Supabase's edge runtime, `EdgeRuntime.waitUntil`), so they outlive the response.
  */
 import type { AuditEvent, AuditLog, Caller, Sql } from "../ports.ts";
-import { asCaller } from "./as_caller.ts";
-import { eventToJson } from "./sql_conversation_store.ts";
-import { toSafeText } from "./sql_values.ts";
+import { databaseError } from "./as_caller.ts";
+import { auditParams, eventToJson, WRITE_AUDIT_ROWS } from "./audit_rows.ts";
 
 interface Pending {
   caller: Caller;
@@ -124,19 +123,12 @@ export class SqlAuditLog implements AuditLog {
     }
   }
 
+  /** The group's rows as the server, with the caller's verified identity (audit_rows.ts). */
   async #insert(group: Pending[]): Promise<void> {
     const { caller, events: [first] } = group[0];
     const rows = group.flatMap((pending) => pending.events.map(eventToJson));
-    await asCaller(
-      this.#sql,
-      caller,
-      (db) =>
-        db.query("select public.record_mcp_events($1, $2, $3, $4::jsonb)", [
-          caller.owner,
-          first.source,
-          first.sessionId === undefined ? null : toSafeText(first.sessionId),
-          `[${rows.join(",")}]`,
-        ]),
-    );
+    await this.#sql.query(WRITE_AUDIT_ROWS, auditParams(caller, first, rows)).catch((error) => {
+      throw databaseError(error);
+    });
   }
 }
