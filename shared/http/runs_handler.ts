@@ -71,7 +71,7 @@ async function act(
     case "view": {
       const record = await deps.store.get(caller, runId);
       if (!record) throw runNotFound(runId);
-      return jsonResponse(toRunView(record), 200, headers);
+      return jsonResponse({ success: true, data: toRunView(record) }, 200, headers);
     }
     case "events": {
       const record = await deps.store.get(caller, runId);
@@ -90,7 +90,11 @@ async function act(
       });
     }
     case "cancel":
-      return jsonResponse(await deps.runner.cancel(runId, { caller }), 200, headers);
+      return jsonResponse(
+        { success: true, data: await deps.runner.cancel(runId, { caller }) },
+        200,
+        headers,
+      );
     case "approvals":
     case "resume": {
       const approvals = action === "approvals"

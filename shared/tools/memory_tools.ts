@@ -104,6 +104,11 @@ export function createMemoryTools(
         if (!sessionId) throw new Error("No session to forget: give session_id");
         // This run is still going: it stays, and stores the turn that asked.
         const deleted = await data.deleteSession(caller, sessionId, { keepRunning: true });
+        // As DELETE /sessions/{id} answers 404: a named session with nothing in it is a
+        // mistaken id. This conversation may have nothing stored yet, and that is no error.
+        if (args.session_id !== undefined && Object.values(deleted).every((n) => n === 0)) {
+          throw new Error(`You have no session "${sessionId}" to delete`);
+        }
         return { sessionId, deleted };
       },
     }),
