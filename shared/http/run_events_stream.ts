@@ -4,13 +4,15 @@
  * one — heard at once from this process's hub when the run executes here,
  * read from the store otherwise — until the run stops or pauses (its
  * `result` or `error` event), or is gone. A reconnecting client loses nothing.
- * A `Last-Event-ID` past the run's last event (another run's, or made up) gets
- * one `run` event with where the run stands, numbered with its last event, and
- * the end of the stream: nothing it could wait for would ever be numbered after it.
+ * A `Last-Event-ID` past the last event of a run that is not running (another
+ * run's id, or a made-up one) gets one `run` event with where the run stands,
+ * numbered with its last event, and the end of the stream; a running run is
+ * followed until it stops, whatever the id (its latest events may not be
+ * stored yet), and the stream ends then.
  */
 import type { Caller } from "../ports.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
-import type { RunEvent, RunStore } from "../runs/run_store.ts";
+import type { RunEvent, RunRecord, RunStore } from "../runs/run_store.ts";
 import { isStoredResult, responseOf, toRunView } from "../runs/run_view.ts";
 import { sseEvent } from "./sse.ts";
 
@@ -105,10 +107,15 @@ async function sendEvents(
   { store, caller, runId, after, pollMs }: FollowOptions,
 ): Promise<void> {
   const encoder = new TextEncoder();
-  const record = await store.get(caller, runId);
-  if (record && after > record.eventSeq) {
+  const writeState = (record: RunRecord) => {
     const state = { type: "run", runId, state: toRunView(record) };
     controller.enqueue(encoder.encode(sseEvent("run", state, record.eventSeq)));
+  };
+  const record = await store.get(caller, runId);
+  // A running run's latest events may not be stored yet (a run saves them in batches):
+  // it is followed until it stops, whatever the id; a stopped one has nothing to wait for.
+  if (record && record.status !== "running" && after > record.eventSeq) {
+    writeState(record);
     return;
   }
   // Results already stored end an earlier stretch of the run, not the one being followed.
@@ -130,7 +137,11 @@ async function sendEvents(
     if (ended) break;
     const current = await store.get(caller, runId);
     // Stopped with every event sent, or deleted (its session or caller erased).
-    if (!current || (current.status !== "running" && current.eventSeq <= last)) break;
+    if (!current || (current.status !== "running" && current.eventSeq <= last)) {
+      // A client whose id was past the end learns where the run stands.
+      if (current && after > current.eventSeq) writeState(current);
+      break;
+    }
     await listener.wait(pollMs);
   }
 }

@@ -6,8 +6,8 @@
  * recorded as failed, so earlier rounds' work is never thrown away.
  *
  * The rounds work on a {@link TurnState} the caller owns. A durable run saves
- * it through its journal when a round is planned, before a write, and when a
- * round is over; to resume, `runRounds` is called again with the state it
+ * it through its journal before a write and when a round is over and more
+ * follow; to resume, `runRounds` is called again with the state it
  * saved — a round left open (steps held for approval, or not reached before
  * the deadline) goes on where it stopped.
  */
@@ -77,10 +77,10 @@ export async function runRounds(input: RoundsInput, state: TurnState): Promise<R
       execute: 0,
     };
     input.timings.push(timing);
-    const resumed = state.open !== undefined;
+    // No save once a round is planned: a write saves the run before it runs (a crash before
+    // any write leaves nothing a resume could not plan again), and the run's end saves it all.
     const planned = await openRound(input, state, timing);
     if (typeof planned === "string") return stop(planned);
-    if (!resumed) await saves.save();
 
     const started = performance.now();
     const ran = await executeRound(input, state, planned, saves);

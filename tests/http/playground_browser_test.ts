@@ -63,7 +63,11 @@ Deno.test({
         await page.locator("#score-feedback").textContent() ?? "",
         /^Round \d: \d+\/100/,
       );
-      assert.match(await page.locator("#summary").textContent() ?? "", /- list_active_loops: /);
+      // The offline reply: a sentence per step, the listing readable.
+      assert.match(
+        await page.locator("#summary").textContent() ?? "",
+        /You have \d+ refinement loops?, newest first:\n- [0-9a-f]{8} \(plan\)/,
+      );
       assert.match(await page.locator("#outcome").textContent() ?? "", /round\(s\), stopped: /);
       assert.deepEqual(errors, []);
 

@@ -90,18 +90,29 @@ async function follow(
   return { events, stuck: stop.signal.aborted };
 }
 
-Deno.test("events: a Last-Event-ID past the end of a running run gets where the run stands, and the stream closes", async () => {
+Deno.test("events: a Last-Event-ID past the end of a running run is followed until the run ends, then gets where it stands", async () => {
   const store = new MemoryRunStore();
   const run = await runningRun(store);
-  const { events, stuck } = await follow(store, run.id, 1_000);
-  assert.equal(stuck, false, "the stream stayed open");
+  // A running run may not have stored its latest events yet: the stream waits for its end.
+  const { events, stuck } = await follow(store, run.id, 1_000, async (reads) => {
+    if (reads !== 3) return;
+    await store.save(CALLER, run.id, {
+      from: ["running"],
+      version: run.version,
+      status: "completed",
+      checkpoint: run.checkpoint,
+      stopReason: "finalized",
+      events: [{ type: "result", data: { success: true, data: {} } }],
+    });
+  });
+  assert.equal(stuck, false, "the stream stayed open after the run ended");
   assert.equal(events.length, 1);
   const [state] = events;
   assert.equal(state.event, "run");
-  assert.equal(state.id, "3", "numbered with the run's last event, for the next Last-Event-ID");
+  assert.equal(state.id, "4", "numbered with the run's last event, for the next Last-Event-ID");
   assert.equal(state.data.runId, run.id);
   const view = state.data.state as { status: string; lastEventId: number };
-  assert.deepEqual([view.status, view.lastEventId], ["running", 3]);
+  assert.deepEqual([view.status, view.lastEventId], ["completed", 4]);
 });
 
 Deno.test("events: a Last-Event-ID past the end of a finished run gets its state too", async () => {
