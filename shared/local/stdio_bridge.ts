@@ -7,6 +7,8 @@
  * that era); each answer is written back. The endpoint is stateless, so
  * nothing but the messages needs to cross.
  */
+import process from "node:process";
+import type { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { describeError } from "../errors.ts";
@@ -15,42 +17,38 @@ import { type StdioServing, watchClose } from "../mcp/stdio.ts";
 
 /** Bridges stdio to the MCP endpoint at `url`. */
 export function bridgeStdio(
-  { url, token, logger, transport = new StdioServerTransport(), fetch = globalThis.fetch }: {
+  {
+    url,
+    token,
+    logger,
+    transport = new StdioServerTransport(),
+    output = process.stdout,
+    fetch = globalThis.fetch,
+  }: {
     url: string;
     /** Sent as the bearer credential, when the server requires one. */
     token?: string;
     logger: Logger;
+    /** Reads the client's messages (stdin). */
     transport?: StdioServerTransport;
+    /** Where answers go (stdout): written directly, since the transport closes with stdin. */
+    output?: Writable;
     fetch?: typeof globalThis.fetch;
   },
 ): StdioServing {
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => ended = resolve);
-  watchClose(transport, () => ended());
+  const inFlight = new Set<Promise<void>>();
+  // A client may close stdin right after its last request: every request read is answered first.
+  watchClose(transport, () => void Promise.allSettled([...inFlight]).then(() => ended()));
   const reply = (message: JSONRPCMessage) =>
-    transport.send(message).catch((error) =>
+    writeLine(output, message).catch((error) =>
       logger.warn("stdio bridge: could not write an answer", { error: describeError(error) })
     );
-  transport.onmessage = async (message) => {
-    const id = (message as { id?: string | number }).id;
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: headersFor(message, token),
-        body: JSON.stringify(message),
-      });
-      for (const answer of await answersOf(res)) await reply(answer);
-    } catch (error) {
-      if (id === undefined) return;
-      await reply({
-        jsonrpc: "2.0",
-        id,
-        error: {
-          code: -32000,
-          message: `The MCP server at ${url} did not answer: ${describeError(error)}`,
-        },
-      });
-    }
+  transport.onmessage = (message) => {
+    const forwarded = forward(message, { url, token, fetch, reply });
+    inFlight.add(forwarded);
+    void forwarded.finally(() => inFlight.delete(forwarded));
   };
   transport.start().catch((error) => {
     logger.error("stdio bridge: could not read stdin", { error: describeError(error) });
@@ -63,6 +61,44 @@ export function bridgeStdio(
       ended();
     },
   };
+}
+
+/** POSTs one message and writes back its answers, or a JSON-RPC error when the server is gone. */
+async function forward(
+  message: JSONRPCMessage,
+  { url, token, fetch, reply }: {
+    url: string;
+    token?: string;
+    fetch: typeof globalThis.fetch;
+    reply: (message: JSONRPCMessage) => Promise<void>;
+  },
+): Promise<void> {
+  const id = (message as { id?: string | number }).id;
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: headersFor(message, token),
+      body: JSON.stringify(message),
+    });
+    for (const answer of await answersOf(res)) await reply(answer);
+  } catch (error) {
+    if (id === undefined) return;
+    await reply({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: -32000,
+        message: `The MCP server at ${url} did not answer: ${describeError(error)}`,
+      },
+    });
+  }
+}
+
+/** Writes one message as a line of JSON, settling once it is handed to the stream. */
+function writeLine(output: Writable, message: JSONRPCMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    output.write(JSON.stringify(message) + "\n", (error) => error ? reject(error) : resolve());
+  });
 }
 
 /** The HTTP headers of one message: JSON in, JSON or SSE out, the era's headers, the credential. */
