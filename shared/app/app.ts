@@ -47,6 +47,9 @@ import { createToolServices } from "./tool_services.ts";
 import { createRunEngine } from "./runs_deps.ts";
 import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
+import { createMcpSessions } from "../mcp/mcp_sessions.ts";
+import type { McpSessionStore } from "../store/mcp_session_port.ts";
+import { SqlMcpSessionStore } from "../store/sql_mcp_session_store.ts";
 
 /** Replacements for the adapters the configuration would choose (tests, embedding). */
 export interface AppOverrides {
@@ -73,6 +76,8 @@ export interface AppOverrides {
   runs?: RunStore;
   /** Where approval records are kept (default: SQL on the database). */
   approvals?: ApprovalStore;
+  /** Where 2025-11-25 HTTP clients' MCP sessions are kept (default: SQL on the database). */
+  mcpSessions?: McpSessionStore;
   /** Replaces `fetch` for supabase-js: the caller's client in tools, the Supabase API stores (tests). */
   fetch?: typeof fetch;
   /**
@@ -185,6 +190,7 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
     memory: memoryStores.memory,
     refinementSettings: config.refinement,
     approvals: createMcpApprovals(config, { rule, store: runs.approvals }),
+    sessions: createMcpSessions(overrides.mcpSessions ?? new SqlMcpSessionStore(sql)),
     untilReady: () => untilOpen(sql),
   };
   // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
