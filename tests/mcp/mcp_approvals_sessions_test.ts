@@ -25,8 +25,15 @@ import {
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
-/** What the client's person does with a question (`signal` aborts when the server withdraws it). */
-type Person = (question: { message: string }, signal: AbortSignal) => Promise<Answer>;
+/**
+ * What the client's person does with a question (`signal` aborts when the server withdraws it;
+ * `id` is the question's JSON-RPC id).
+ */
+type Person = (
+  question: { message: string },
+  signal: AbortSignal,
+  id: string | number,
+) => Promise<Answer>;
 
 /**
  * A 2025-11-25 client of `key`. With `person` it declares form elicitation and
@@ -45,9 +52,12 @@ async function legacyClient(
   if (person) {
     client.setRequestHandler(
       ElicitRequestSchema,
-      (request: { params: { message: string } }, extra: { signal: AbortSignal }) => {
+      (
+        request: { params: { message: string } },
+        extra: { signal: AbortSignal; requestId: string | number },
+      ) => {
         asked.push(request.params);
-        return person(request.params, extra.signal);
+        return person(request.params, extra.signal, extra.requestId);
       },
     );
   }
@@ -141,12 +151,12 @@ Deno.test("MCP 2025-11-25 over HTTP with elicitation: a declined or cancelled qu
 
 Deno.test("MCP 2025-11-25 over HTTP: the answer may reach another instance on the same database; the call runs on the one that asked", async () => {
   const [a, b] = await Promise.all([approvalsSetup(), approvalsSetup()]);
-  const answered: number[] = [];
+  const answered: Promise<number>[] = [];
   // The client's answers go to instance B; everything else to A.
-  const split: Fetch = async (url, init) => {
-    if (!isAnswer(init)) return await fetch(url, init);
-    const res = await fetch(b.url, init);
-    answered.push(res.status);
+  const split: Fetch = (url, init) => {
+    if (!isAnswer(init)) return fetch(url, init);
+    const res = fetch(b.url, init);
+    answered.push(res.then((res) => res.status));
     return res;
   };
   const { client, transport } = await legacyClient(a.url, KEYS.alice, {
@@ -156,7 +166,8 @@ Deno.test("MCP 2025-11-25 over HTTP: the answer may reach another instance on th
   try {
     const result = await client.callTool({ name: "delete_invoice", arguments: { id: "x-1" } });
     assert.equal(isError(result), false, text(result));
-    assert.deepEqual(answered, [202]);
+    // (The result can arrive before the answer's own 202 does: the call goes on once it is recorded.)
+    assert.deepEqual(await Promise.all(answered), [202]);
     assert.deepEqual([a.calls, b.calls], [["delete:x-1"], []]);
     // B serves the session's requests too: what the client declared is in the database.
     const listed = await fetch(b.url, {
@@ -179,17 +190,23 @@ Deno.test("MCP 2025-11-25 over HTTP: the answer may reach another instance on th
 
 Deno.test("MCP 2025-11-25 over HTTP: an answer is taken once — a second or replayed one is refused and nothing runs twice", async () => {
   const t = await approvalsSetup();
-  const statuses: number[] = [];
-  const refusals: string[] = [];
   let replay: RequestInit | undefined;
+  let sent!: (outcome: Promise<{ statuses: number[]; refusals: string[] }>) => void;
+  const sentTwice = new Promise<{ statuses: number[]; refusals: string[] }>((resolve) =>
+    sent = resolve
+  );
   // The client's answer is sent twice at once; one is taken, the other refused.
-  const twice: Fetch = async (url, init) => {
-    if (!isAnswer(init)) return await fetch(url, init);
+  const twice: Fetch = (url, init) => {
+    if (!isAnswer(init)) return fetch(url, init);
     replay = init;
-    const both = await Promise.all([fetch(url, init), fetch(url, init)]);
-    statuses.push(...both.map((res) => res.status));
-    for (const res of both) if (res.status !== 202) refusals.push(await res.text());
-    return both.find((res) => res.status === 202) ?? both[0];
+    const both = Promise.all([fetch(url, init), fetch(url, init)]);
+    sent(both.then(async (answers) => ({
+      statuses: answers.map((res) => res.status),
+      refusals: await Promise.all(
+        answers.filter((res) => res.status !== 202).map((res) => res.text()),
+      ),
+    })));
+    return both.then((answers) => answers.find((res) => res.status === 202) ?? answers[0]);
   };
   const { client } = await legacyClient(t.url, KEYS.alice, {
     person: says(APPROVE),
@@ -199,6 +216,8 @@ Deno.test("MCP 2025-11-25 over HTTP: an answer is taken once — a second or rep
     const amount = 500 + Math.random();
     const result = await client.callTool({ name: "pay", arguments: { amount } });
     assert.equal(isError(result), false, text(result));
+    // (The result can arrive before the answers' own statuses do.)
+    const { statuses, refusals } = await sentTwice;
     assert.deepEqual(statuses.sort(), [202, 400]);
     assert.match(refusals[0], /No request of this session waits for the answer/);
     const late = await fetch(t.url, replay);
@@ -245,24 +264,16 @@ Deno.test("MCP 2025-11-25 over HTTP: a question nobody answers in time is withdr
   let wireId: unknown;
   const { client, transport } = await legacyClient(t.url, KEYS.alice, {
     // The person never answers; the server's notifications/cancelled aborts the question.
-    person: (_question, signal) =>
-      new Promise((_resolve, reject) =>
-        signal.addEventListener("abort", () => {
+    person: (_question, signal, id) =>
+      new Promise((_resolve, reject) => {
+        wireId = id;
+        const gone = () => {
           withdrawn();
           reject(signal.reason);
-        })
-      ),
-    fetch: async (url, init) => {
-      const res = await fetch(url, init);
-      if (res.headers.get("content-type") !== "text/event-stream") return res;
-      // Note the question's id as it went out, for the late answer below.
-      const [mine, copy] = res.body!.tee();
-      void new Response(copy).text().then((body) => {
-        const question = body.split("\n").find((line) => line.includes("elicitation/create"));
-        if (question) wireId = JSON.parse(question.slice("data: ".length)).id;
-      });
-      return new Response(mine, { headers: res.headers, status: res.status });
-    },
+        };
+        if (signal.aborted) gone();
+        else signal.addEventListener("abort", gone);
+      }),
   });
   try {
     const id = invoice("slow");
