@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { bridgeStdio } from "../../shared/mcp/stdio_bridge.ts";
+import { bridgeStdio } from "../../shared/local/stdio_bridge.ts";
 import { SILENT_LOGGER } from "../../shared/ports.ts";
 import { sharedPglite } from "../support/pglite.ts";
 import { approvalsSetup, KEYS } from "../support/mcp_approvals_fixture.ts";

@@ -16,7 +16,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { describeError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
-import { type StdioServing, watchClose } from "./stdio.ts";
+import { type StdioServing, watchClose } from "../mcp/stdio.ts";
 
 /** Bridges stdio to the MCP endpoint at `url`. */
 export function bridgeStdio(
