@@ -14,6 +14,7 @@ import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
 import { mcpApp } from "../support/mcp_fixture.ts";
 import { sharedPglite } from "../support/pglite.ts";
 import { post, validBody } from "../support/test_app.ts";
+import type { ConfigOptions } from "../../shared/config/config_options.ts";
 
 const DEADLINE_MS = 1_000;
 /** Slack for scheduling on a busy machine: the bound checked is "ended because of the deadline". */
@@ -44,11 +45,12 @@ async function rows(table: "chat_messages" | "mcp_events", sessionId: string): P
   return count;
 }
 
-const env = { MCP_LOOP_DEADLINE_MS: String(DEADLINE_MS), MCP_LOOP_STEP_TIMEOUT_MS: "300" };
+const env = { MCP_LOOP_DEADLINE_MS: String(DEADLINE_MS) };
+const options: ConfigOptions = { loop: { stepTimeoutMs: 300 } };
 
 Deno.test("the database failing while the turn is stored: 503, no message, the calls that ran audited all the same, then recovery", async () => {
   const sql = new FaultySql(await sharedPglite());
-  const app = await mcpApp(env, { sql });
+  const app = await mcpApp(env, { sql }, options);
   const session = `fault-${crypto.randomUUID()}`;
   sql.failWhen = (text) => text.includes("save_chat_turn");
   const failed = await run(app, "start a spec refinement loop", session);
@@ -71,7 +73,7 @@ Deno.test("the database failing while the turn is stored: 503, no message, the c
 
 Deno.test("the database failing inside a tool: the step is recorded as failed and the turn is still stored", async () => {
   const sql = new FaultySql(await sharedPglite());
-  const app = await mcpApp(env, { sql });
+  const app = await mcpApp(env, { sql }, options);
   const session = `fault-${crypto.randomUUID()}`;
   sql.failWhen = (text) => text.includes("refinement_loops");
   const outcome = await run(app, "start a spec refinement loop", session);
@@ -91,7 +93,7 @@ Deno.test("the database failing inside a tool: the step is recorded as failed an
 
 Deno.test("the database unreachable from the start: 503 at once, then recovery", async () => {
   const sql = new FaultySql(await sharedPglite());
-  const app = await mcpApp(env, { sql });
+  const app = await mcpApp(env, { sql }, options);
   sql.failWhen = () => true;
   const failed = await run(app);
   assert.deepEqual([failed.status, failed.json.error?.code], [503, "DB_UNAVAILABLE"]);
@@ -101,15 +103,18 @@ Deno.test("the database unreachable from the start: 503 at once, then recovery",
 
 async function withModel(
   fn: (server: FakeOpenAiServer, app: App) => Promise<void>,
-  extra: Record<string, string> = {},
+  models: NonNullable<ConfigOptions["models"]> = {},
 ) {
   const server = FakeOpenAiServer.start();
-  const app = await mcpApp({
-    ...env,
-    OPENAI_API_KEY: "sk-test-0000000000000000",
-    OPENAI_BASE_URL: server.baseUrl,
-    ...extra,
-  });
+  const app = await mcpApp(
+    {
+      ...env,
+      OPENAI_API_KEY: "sk-test-0000000000000000",
+      OPENAI_BASE_URL: server.baseUrl,
+    },
+    {},
+    { ...options, models },
+  );
   try {
     await fn(server, app);
   } finally {
@@ -126,7 +131,7 @@ Deno.test("the model returning 500s: 502 MODEL_UNAVAILABLE after the retries, th
     assert.ok(failed.ms < DEADLINE_MS + SLACK_MS);
     server.chatReplies.push("[]");
     assert.equal((await run(app)).status, 200);
-  }, { MCP_LOOP_MODEL_MAX_RETRIES: "1" }));
+  }, { maxRetries: 1 }));
 
 Deno.test("the model timing out: 502 MODEL_UNAVAILABLE saying so, within the deadline, then recovery", () =>
   withModel(async (server, app) => {
@@ -137,7 +142,7 @@ Deno.test("the model timing out: 502 MODEL_UNAVAILABLE saying so, within the dea
     assert.ok(failed.ms < DEADLINE_MS + SLACK_MS);
     server.chatReplies.push("[]");
     assert.equal((await run(app)).status, 200);
-  }, { MCP_LOOP_MODEL_TIMEOUT_MS: "150", MCP_LOOP_MODEL_MAX_RETRIES: "0" }));
+  }, { timeoutMs: 150, maxRetries: 0 }));
 
 Deno.test("the model hanging past the deadline: 504 DEADLINE_EXCEEDED at the deadline, then recovery", () =>
   withModel(async (server, app) => {
@@ -177,7 +182,7 @@ Deno.test("a tool throwing and a tool never returning: failed and timed-out step
       { tool: "never_returns", args: {} },
       { tool: "finalize_summary", args: {} },
     ]),
-  });
+  }, options);
   const session = `fault-${crypto.randomUUID()}`;
   const outcome = await run(app, "go", session);
   assert.equal(outcome.status, 200);
@@ -198,15 +203,13 @@ Deno.test("a remote MCP server dying mid-call: a failed step within the deadline
   const fixture = RemoteMcpFixture.start();
   const app = await mcpApp({
     ...env,
-    MCP_LOOP_STEP_TIMEOUT_MS: "800",
     MCP_LOOP_REMOTE_SERVERS: JSON.stringify([{ name: "fixture", url: fixture.url }]),
-    MCP_LOOP_REMOTE_RETRY_MS: "50",
   }, {
     planner: new ScriptedPlanner(
       [{ tool: "fixture__sleep", args: { ms: 5_000 } }, { tool: "finalize_summary", args: {} }],
       [{ tool: "finalize_summary", args: {} }],
     ),
-  });
+  }, { loop: { stepTimeoutMs: 800 }, mcp: { remoteRetryMs: 50 } });
   try {
     await app.ready();
     const pending = run(app);

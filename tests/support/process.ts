@@ -22,6 +22,22 @@ export const SERVE_ARGS: readonly string[] = [
   "functions/mcp-loop/index.ts",
 ];
 
+/**
+ * The same server with options given in code (tests/support/serve_with_options.ts):
+ * pass `MCP_LOOP_TEST_SERVE` as `serveOptionsEnv(...)` in the process's environment.
+ */
+export const SERVE_WITH_OPTIONS_ARGS: readonly string[] = [
+  ...SERVE_ARGS.slice(0, -1),
+  "tests/support/serve_with_options.ts",
+];
+
+/** The environment entry that hands `serve_with_options.ts` its options and guard limits. */
+export function serveOptionsEnv(
+  serve: { options?: Record<string, unknown>; connections?: Record<string, number> },
+): Record<string, string> {
+  return { MCP_LOOP_TEST_SERVE: JSON.stringify(serve) };
+}
+
 /** A free TCP port on loopback. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -5,9 +5,15 @@
  * out of file descriptors it refuses connections, then recovers — it never exits.
  */
 import assert from "node:assert/strict";
-import { freePort, SERVE_ARGS, spawnProcess, waitUntilOk } from "../support/process.ts";
+import {
+  freePort,
+  SERVE_WITH_OPTIONS_ARGS,
+  serveOptionsEnv,
+  spawnProcess,
+  waitUntilOk,
+} from "../support/process.ts";
 
-const SERVE = [...SERVE_ARGS];
+const SERVE = [...SERVE_WITH_OPTIONS_ARGS];
 
 function start(env: Record<string, string>, { fdLimit }: { fdLimit?: number } = {}) {
   const env2 = { MCP_LOOP_DATA_DIR: "memory://", ...env };
@@ -48,8 +54,7 @@ Deno.test("headers that never end get 408 and the connection closed; past the ca
   const port = freePort();
   const server = start({
     PORT: String(port),
-    MCP_LOOP_HEADER_TIMEOUT_MS: "500",
-    MCP_LOOP_MAX_CONNECTIONS: "4",
+    ...serveOptionsEnv({ connections: { headerTimeoutMs: 500, maxConnections: 4 } }),
   });
   const conns: Deno.Conn[] = [];
   try {
@@ -88,7 +93,10 @@ Deno.test("headers that never end get 408 and the connection closed; past the ca
 
 Deno.test("out of file descriptors the server refuses connections and recovers; it never exits", async () => {
   const port = freePort();
-  const server = start({ PORT: String(port), MCP_LOOP_MAX_CONNECTIONS: "10000" }, { fdLimit: 128 });
+  const server = start({
+    PORT: String(port),
+    ...serveOptionsEnv({ connections: { maxConnections: 10_000 } }),
+  }, { fdLimit: 128 });
   const conns: Deno.Conn[] = [];
   try {
     await waitUntilOk(`http://127.0.0.1:${port}/mcp-loop/health`, 30_000);
