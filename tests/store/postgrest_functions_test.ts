@@ -29,6 +29,7 @@ const ATTACKS: Record<string, (v: Tenant) => string[][]> = {
   "chat_is_question(text)": (v) => [[lit(`what is ${v.word}?`)]],
   "chat_lexemes(text,text)": (v) => [["'simple'", lit(`${v.word} private note`)]],
   "chat_owner(text)": (v) => [[lit(v.owner)]],
+  "chat_query_lexemes(text,text)": (v) => [["'english'", lit(`${v.word} private notes`)]],
   "chat_tsvector(text,text)": (v) => [["'simple'", lit(v.word)]],
   "chat_uncommon_lexemes(text[])": (v) => [[`array[${lit(v.word)}, 'private', 'note']`]],
   "delete_chat_session(text,text,boolean)": (v) => [[lit(v.session), lit(v.owner), "false"]],
