@@ -40,7 +40,12 @@ export interface ScoredTool {
   tool: PlannerTool;
   /** BM25 score (0: no term of the query in the tool's words). */
   lexical: number;
-  /** Whether the tool holds one of the request's own words (not only a related word). */
+  /**
+   * Whether the tool plainly matches the request: one of the request's own
+   * words (not only a related word) in its name, or two of them anywhere in
+   * its words. One shared word in a description ("current", "information")
+   * is too weak to claim a slot (fair_share.ts).
+   */
   matched: boolean;
   /** Rank on the vector side (1 = closest), when the vectors were compared. */
   vectorRank?: number;
@@ -95,7 +100,7 @@ export class ToolIndex {
     const terms = queryTerms(query.text);
     const index = this.#lexicalIndex(catalog);
     const lexical = index.scores(terms);
-    const own = index.scores(terms.filter((term) => term.weight >= 1));
+    const own = terms.filter((term) => term.weight >= 1).map(({ term }) => term);
     const byLexical = tools.filter((tool) => (lexical.get(tool.name) ?? 0) > 0)
       .sort((a, b) => lexical.get(b.name)! - lexical.get(a.name)! || byName(a, b));
     const vectors = await this.#vectorsFor(catalog, signal);
@@ -113,7 +118,7 @@ export class ToolIndex {
       tools.map((tool) => [tool.name, {
         tool,
         lexical: lexical.get(tool.name) ?? 0,
-        matched: own.has(tool.name),
+        matched: index.plainlyMatches(tool.name, own),
         score: 0,
       }]),
     );
@@ -130,7 +135,10 @@ export class ToolIndex {
 
   #lexicalIndex(catalog: readonly PlannerTool[]): Bm25 {
     if (this.#lexical?.catalog !== catalog) {
-      this.#lexical = { catalog, index: new Bm25(catalog.map((t) => [t.name, toolWords(t)])) };
+      this.#lexical = {
+        catalog,
+        index: new Bm25(catalog.map((t) => [t.name, toolWords(t), searchTerms(nameWords(t.name))])),
+      };
     }
     return this.#lexical.index;
   }
@@ -231,18 +239,20 @@ function byName(a: PlannerTool, b: PlannerTool): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Okapi BM25 (k1 = 1.2, b = 0.75) over a fixed set of documents. */
+/** Okapi BM25 (k1 = 1.2, b = 0.75) over a fixed set of documents (a tool's words, and its name's). */
 class Bm25 {
   readonly #docs: { name: string; terms: Map<string, number>; length: number }[];
+  readonly #byName = new Map<string, { terms: Map<string, number>; title: Set<string> }>();
   readonly #idf = new Map<string, number>();
   readonly #averageLength: number;
 
-  constructor(docs: [string, string[]][]) {
+  constructor(docs: [string, string[], string[]][]) {
     const df = new Map<string, number>();
-    this.#docs = docs.map(([name, words]) => {
+    this.#docs = docs.map(([name, words, title]) => {
       const terms = new Map<string, number>();
       for (const word of words) terms.set(word, (terms.get(word) ?? 0) + 1);
       for (const term of terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+      this.#byName.set(name, { terms, title: new Set(title) });
       return { name, terms, length: words.length };
     });
     const n = this.#docs.length;
@@ -250,6 +260,14 @@ class Bm25 {
       this.#idf.set(term, Math.log(1 + (n - count + 0.5) / (count + 0.5)));
     }
     this.#averageLength = this.#docs.reduce((sum, doc) => sum + doc.length, 0) / (n || 1);
+  }
+
+  /** Whether document `name` holds one of `terms` in its name, or two of them anywhere. */
+  plainlyMatches(name: string, terms: readonly string[]): boolean {
+    const doc = this.#byName.get(name);
+    if (!doc) return false;
+    const held = new Set(terms.filter((term) => doc.terms.has(term)));
+    return held.size >= 2 || [...held].some((term) => doc.title.has(term));
   }
 
   /** Each document's score for `query` (documents sharing no term are left out). */
