@@ -231,8 +231,9 @@ function nameWords(name: string): string {
   return splitCamel(name).replace(/[_.-]+/g, " ").trim();
 }
 
+/** `createIssue` and `PDFURLTool` as words (`create Issue`, `PDFURL Tool`). */
 function splitCamel(text: string): string {
-  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
+  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
 }
 
 function byName(a: PlannerTool, b: PlannerTool): number {

@@ -122,6 +122,15 @@ Deno.test("a tool plainly matches with a word of the request in its name or two 
   assert.deepEqual(await matched("a new repository"), ["github__create_issue"]);
 });
 
+Deno.test("a tool's name is read as words: separators, camel case and acronyms", () => {
+  const text = (name: string) => toolText(tool(name, "d")).split(":")[0];
+  assert.equal(text("github__create_issue"), "github create issue");
+  assert.equal(text("API-post-search"), "API post search");
+  assert.equal(text("getCurrentTime"), "get Current Time");
+  assert.equal(text("PDF_URLTool"), "PDF URL Tool");
+  assert.equal(text("HTTPServer2Status"), "HTTP Server2 Status");
+});
+
 Deno.test("a query's words count fully, related words and channel names at half weight", () => {
   const terms = Object.fromEntries(queryTerms("Open a PR in #dev").map((t) => [t.term, t.weight]));
   assert.equal(terms.pull, 1, "an abbreviation is the word itself");
