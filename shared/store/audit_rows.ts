@@ -54,5 +54,6 @@ export function eventToJson(event: AuditEvent): string {
   return `{"request_id":${toJsonb(event.requestId ?? null)},"tool":${toJsonb(event.tool, 200)},` +
     `"input":${toJsonb(event.input)},"output":${toJsonb(event.output)},` +
     `"success":${event.success},"error":${toJsonb(event.error ?? null)},` +
-    `"duration_ms":${Number.isFinite(event.durationMs) ? event.durationMs : 0}}`;
+    `"duration_ms":${Number.isFinite(event.durationMs) ? event.durationMs : 0},` +
+    `"run_id":${toJsonb(event.runId ?? null)}}`;
 }
