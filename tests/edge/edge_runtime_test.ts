@@ -147,9 +147,14 @@ Deno.test({
         requestInit: { headers: { authorization } },
       });
       await legacy.connect(legacyTransport);
+      const stored = await sql.query<{ role: string; owner: string }>(
+        "select role, owner from public.chat_messages where session_id = $1 and user_id = $2 order by seq",
+        [sessionId, USER_A],
+      );
+      assert.deepEqual(stored.map((row) => row.role), ["user", "assistant"]);
       const forgot = await legacy.callTool({
         name: "forget_session",
-        arguments: { session_id: `edge-scratch-${crypto.randomUUID()}` },
+        arguments: { session_id: sessionId },
       });
       assert.notEqual(forgot.isError, true, JSON.stringify(forgot));
       assert.deepEqual(asked.map((question) => /"forget_session"/.test(question)), [true]);
@@ -174,11 +179,11 @@ Deno.test({
         [USER_A, loopId],
       );
       assert.deepEqual(audit, [{ caller: `user:${USER_A}`, source: "mcp" }]);
-      const stored = await sql.query<{ role: string; owner: string }>(
-        "select role, owner from public.chat_messages where session_id = $1 and user_id = $2 order by seq",
+      const left = await sql.query<{ role: string }>(
+        "select role from public.chat_messages where session_id = $1 and user_id = $2",
         [sessionId, USER_A],
       );
-      assert.deepEqual(stored.map((row) => row.role), ["user", "assistant"]);
+      assert.deepEqual(left, [], "the approved forget_session erased the turn's session");
       // The JWKS came from the project, once; nothing else of the project was called.
       assert.deepEqual(supabase.requests, ["GET /auth/v1/.well-known/jwks.json"]);
       assert.doesNotMatch(fn.process.stderr(), /Uncaught|TypeError/);

@@ -86,7 +86,7 @@ Deno.test({
       await row.getByRole("button", { name: "Approve" }).click();
       await statusIs(page, "Done.");
       const cells = await rowOf(page, "initialize_refinement_loop");
-      assert.match(cells[4], /"loop_type": "spec"/);
+      assert.match(cells[4], /loop_type: spec/);
       assert.equal(cells[6], "ok");
       assert.equal(await page.getByRole("button", { name: "Approve" }).count(), 0);
       assert.match(await page.locator("#outcome").textContent() ?? "", /stopped: /);
