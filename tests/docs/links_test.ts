@@ -57,3 +57,12 @@ Deno.test("README is what a newcomer reads in five minutes: at most 250 lines", 
     .trimEnd().split("\n").length;
   assert.ok(lines <= 250, `README.md has ${lines} lines; move reference material to docs/`);
 });
+
+Deno.test("README and docs/ hold no merge conflict markers", async () => {
+  const marked: string[] = [];
+  for (const file of await markdownFiles()) {
+    const text = await Deno.readTextFile(file);
+    if (/^(<{7}|>{7}) |={7}$/m.test(text)) marked.push(file.pathname.slice(ROOT.pathname.length));
+  }
+  assert.deepEqual(marked, []);
+});
