@@ -115,6 +115,8 @@ export interface Tenant {
   /** A word only this tenant writes. */
   word: string;
   runs: { done: string; running: string };
+  /** The ids of its messages. */
+  messages: string[];
   loop: string;
   approval: string;
 }
@@ -184,7 +186,11 @@ export async function seedTenant(
     ]);
     await tx.query("select public.mark_chat_erasure($1, md5($2))", [owner, `${session}-gone`]);
     await tx.query("select public.take_caller_quota($1, 10, 0, 0)", [owner]);
-    return { runs, loop, approval };
+    const messages = (await tx.query<{ id: string }>(
+      "select id from public.chat_messages where owner = $1 and session_id = $2 order by seq",
+      [owner, session],
+    )).map((row) => row.id);
+    return { runs, messages, loop, approval };
   };
   const written = userId
     ? await sql.transaction(async (tx) => {
