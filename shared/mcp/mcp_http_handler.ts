@@ -1,13 +1,15 @@
 /**
- * `/mcp-loop/mcp`: MCP Streamable HTTP with the official SDK (v2), stateless,
- * for both protocol eras on one endpoint: 2026-07-28 requests (per-request
- * `_meta` envelope, `server/discover`, `Mcp-Method`/`Mcp-Name` header checks)
- * through the SDK's `createMcpHandler`, and 2025-11-25 requests (`initialize`
- * first) through its streamable HTTP transport with JSON answers — a fresh
- * server per request either way. Before the SDK sees a request, the Host and
- * Origin headers are checked (DNS-rebinding protection) and the caller is
- * authenticated; the caller's identity then scopes tools, resources and
- * prompts.
+ * `/mcp-loop/mcp`: MCP Streamable HTTP with the official SDK (v2) for both
+ * protocol eras on one endpoint: 2026-07-28 requests (per-request `_meta`
+ * envelope, `server/discover`, `Mcp-Method`/`Mcp-Name` header checks) through
+ * the SDK's `createMcpHandler`, and 2025-11-25 requests (`initialize` first)
+ * through its streamable HTTP transport with JSON answers — a fresh server per
+ * request either way. A 2025-11-25 client that declares elicitation gets a
+ * session kept in the database, whose requests are served by
+ * mcp_session_http.ts (so it can be asked to approve a call); other clients
+ * stay sessionless. Before the SDK sees a request, the Host and Origin headers
+ * are checked (DNS-rebinding protection) and the caller is authenticated; the
+ * caller's identity then scopes tools, resources, prompts and sessions.
  */
 import {
   createMcpHandler,
@@ -26,6 +28,13 @@ import type { Caller, Logger } from "../ports.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
 import { checkParams, claimsModernEra } from "./mcp_params.ts";
+import {
+  endSession,
+  servePost,
+  SESSION_HEADER,
+  startSession,
+  wantsSession,
+} from "./mcp_session_http.ts";
 
 /** What the MCP endpoint needs. */
 export interface McpHttpDeps extends McpServerDeps {
@@ -60,34 +69,23 @@ export function createMcpHttpHandler(
     { legacy: "reject" },
   );
   return async (req, trace = startTrace(req)) => {
-    const refused = deps.hostOrigin(req);
-    if (refused) {
-      trace.outcome = "FORBIDDEN";
-      return jsonRpcError(403, -32000, refused);
-    }
-    let caller: Caller;
-    try {
-      caller = await deps.authenticate(req);
-      trace.caller = caller.owner;
-    } catch (error) {
-      return authRefusal(error, req, deps, trace);
-    }
-    try {
-      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
-    } catch (error) {
-      const { retryAfterSeconds = 1 } = (toAppError(error).details ?? {}) as {
-        retryAfterSeconds?: number;
-      };
-      trace.outcome = "RATE_LIMITED";
-      return jsonRpcError(429, -32000, toAppError(error).message, {
-        "retry-after": String(retryAfterSeconds),
-      });
+    const caller = await admit(req, deps, trace);
+    if (caller instanceof Response) return caller;
+    const requestDeps: McpServerDeps = {
+      ...deps,
+      logger: withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner }),
+      onOutcome: (code: string) => trace.outcome = code,
+    };
+    const { sessions } = deps;
+    const sessionId = sessions ? req.headers.get(SESSION_HEADER) : null;
+    if (req.method === "DELETE" && sessions && sessionId !== null) {
+      return await endSession(sessionId, { deps: requestDeps, sessions, caller });
     }
     if (req.method !== "POST") {
       return jsonRpcError(
         405,
         -32000,
-        "This MCP endpoint is stateless: send JSON-RPC requests with POST",
+        "This MCP endpoint offers no GET stream: send JSON-RPC messages with POST (and DELETE to end a session)",
         { allow: "POST, OPTIONS" },
       );
     }
@@ -101,32 +99,100 @@ export function createMcpHttpHandler(
       return envelopeError(error);
     }
     describeCall(body, trace);
-    const requestDeps: McpServerDeps = {
-      ...deps,
-      logger: withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner }),
-      onOutcome: (code: string) => trace.outcome = code,
-    };
     const methods = methodsOf(body);
-    const authInfo = {
-      token: "",
-      clientId: caller.owner,
-      scopes: [],
-      extra: { scope: { deps: requestDeps, caller, methods } satisfies RequestScope },
-    };
-    if (!modern) {
-      // No server-to-client requests here: the answer would come on another POST, to another server.
-      const server = createMcpServer(requestDeps, caller, { methods, serverRequests: false });
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-        maxRequestBodySize: deps.maxBodyBytes,
-      });
-      await server.connect(transport);
-      // No close() afterwards: with JSON responses and no session the transport keeps
-      // nothing once it has answered, and closing cost CPU for nothing under load.
-      return await transport.handleRequest(req, { parsedBody: body, authInfo });
+    const authInfo = authInfoOf(requestDeps, caller, methods);
+    if (modern) return await modernHandler.fetch(req, { parsedBody: body, authInfo });
+    if (sessions && sessionId !== null) {
+      const logger = requestDeps.logger;
+      const scope = { deps: requestDeps, sessions, caller, trace, logger, authInfo };
+      return await servePost(req, body, sessionId, scope);
     }
-    return await modernHandler.fetch(req, { parsedBody: body, authInfo });
+    const maxBodyBytes = deps.maxBodyBytes;
+    return await serveSessionless(req, body, {
+      deps: requestDeps,
+      caller,
+      methods,
+      authInfo,
+      maxBodyBytes,
+    });
+  };
+}
+
+/** The caller of a request that passed the Host/Origin check, authentication and its limits; else the refusal. */
+async function admit(
+  req: Request,
+  deps: McpHttpDeps,
+  trace: RequestTrace,
+): Promise<Caller | Response> {
+  const refused = deps.hostOrigin(req);
+  if (refused) {
+    trace.outcome = "FORBIDDEN";
+    return jsonRpcError(403, -32000, refused);
+  }
+  let caller: Caller;
+  try {
+    caller = await deps.authenticate(req);
+    trace.caller = caller.owner;
+  } catch (error) {
+    return authRefusal(error, req, deps, trace);
+  }
+  try {
+    trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
+  } catch (error) {
+    const { retryAfterSeconds = 1 } = (toAppError(error).details ?? {}) as {
+      retryAfterSeconds?: number;
+    };
+    trace.outcome = "RATE_LIMITED";
+    return jsonRpcError(429, -32000, toAppError(error).message, {
+      "retry-after": String(retryAfterSeconds),
+    });
+  }
+  return caller;
+}
+
+/**
+ * A 2025-11-25 request without a session: a fresh server answering JSON; an
+ * `initialize` that declares elicitation, where sessions are offered, starts one.
+ */
+async function serveSessionless(
+  req: Request,
+  body: unknown,
+  { deps, caller, methods, authInfo, maxBodyBytes }: {
+    deps: McpServerDeps;
+    caller: Caller;
+    methods: string[];
+    authInfo: ReturnType<typeof authInfoOf>;
+    maxBodyBytes: number;
+  },
+): Promise<Response> {
+  const { sessions } = deps;
+  // No server-to-client requests here: the answer would come on another POST, to another
+  // server. Where sessions are offered, a client without one declared no elicitation.
+  const server = createMcpServer(deps, caller, {
+    methods,
+    serverRequests: sessions ? "sessionless" : false,
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: maxBodyBytes,
+  });
+  await server.connect(transport);
+  // No close() afterwards: with JSON responses and no session the transport keeps
+  // nothing once it has answered, and closing cost CPU for nothing under load.
+  const answer = await transport.handleRequest(req, { parsedBody: body, authInfo });
+  if (!sessions || !wantsSession(deps, body)) return answer;
+  const initialize = body as { id?: unknown; params: Record<string, unknown> };
+  return await startSession(answer, initialize, { deps, sessions, caller, logger: deps.logger });
+}
+
+/** What the SDK hands the server factory and the handlers (`ctx.http.authInfo`): the caller and the request's scope. */
+function authInfoOf(deps: McpServerDeps, caller: Caller, methods: string[]) {
+  return {
+    token: "",
+    clientId: caller.owner,
+    scopes: [],
+    extra: { scope: { deps, caller, methods } satisfies RequestScope },
   };
 }
 

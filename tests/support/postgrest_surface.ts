@@ -18,6 +18,7 @@
 import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import type { Sql, SqlTx } from "../../shared/ports.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
+import { newSessionId } from "../../shared/mcp/mcp_sessions.ts";
 import { userClaims } from "../auth/test_tokens.ts";
 import { CHAT_MODEL } from "./supabase_shape.ts";
 
@@ -119,6 +120,8 @@ export interface Tenant {
   messages: string[];
   loop: string;
   approval: string;
+  /** Its MCP session (with one question waiting). */
+  mcpSession: string;
 }
 
 /** SQL text of a string (test values only: ids, words). */
@@ -190,7 +193,18 @@ export async function seedTenant(
       "select id from public.chat_messages where owner = $1 and session_id = $2 order by seq",
       [owner, session],
     )).map((row) => row.id);
-    return { runs, messages, loop, approval };
+    const mcpSession = newSessionId();
+    await tx.query(
+      `insert into public.mcp_sessions (id, owner, protocol_version, client_info, expires_at)
+       values ($1, $2, '2025-11-25', $3::jsonb, now() + interval '1 hour')`,
+      [mcpSession, owner, JSON.stringify({ name: `${word} client` })],
+    );
+    await tx.query(
+      `insert into public.mcp_session_requests (session_id, request_id, owner, related_id, expires_at)
+       values ($1, 'q-0', $2, '1', now() + interval '1 minute')`,
+      [mcpSession, owner],
+    );
+    return { runs, messages, loop, approval, mcpSession };
   };
   const written = userId
     ? await sql.transaction(async (tx) => {
