@@ -153,8 +153,6 @@ export async function waitUntilOk(url: string, timeoutMs = 20_000): Promise<void
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
 }
 
-let template: Promise<string> | undefined;
-
 /** Folders to delete when the test process ends (a data folder is 40–60 MB). */
 const leftovers = new Set<string>();
 globalThis.addEventListener("unload", () => {
@@ -175,20 +173,12 @@ export async function tempDirRemovedAtExit(prefix: string): Promise<string> {
 }
 
 /**
- * A PGlite data folder with the migrations applied, copied from one made once
- * per test process (a first start takes seconds; reopening a copy does not).
+ * A PGlite data folder with the migrations applied: a copy of one made once from the tests'
+ * dump (see pglite.ts), since a first start takes seconds and copying does not.
  */
 export async function initializedDataDir(): Promise<string> {
-  template ??= (async () => {
-    const dir = await tempDirRemovedAtExit("mcp-loop-template-");
-    const { PgliteSql } = await import("../../shared/adapters/pglite/pglite_sql.ts");
-    const { applyMigrations } = await import("../../shared/store/migrations.ts");
-    const sql = await PgliteSql.open({ dataDir: dir });
-    await applyMigrations(sql);
-    await sql.close();
-    return dir;
-  })();
-  const source = await template;
+  const { migratedDataDir } = await import("./pglite.ts");
+  const source = await migratedDataDir();
   const copy = await tempDirRemovedAtExit("mcp-loop-data-");
   const status = await new Deno.Command("cp", { args: ["-a", `${source}/.`, copy] }).output();
   if (!status.success) throw new Error(`could not copy ${source}`);
