@@ -171,16 +171,21 @@ export class RemoteMcpFixture {
         inputSchema: { ms: z.number(), together: z.number().optional() },
         annotations: { readOnlyHint: true },
       },
-      async ({ ms, together }: { ms: number; together?: number }) => {
+      async (
+        { ms, together }: { ms: number; together?: number },
+        { signal }: { signal: AbortSignal },
+      ) => {
         this.#record("sleep");
         this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
         // With `together`, the calls answer as soon as that many wait at once (`ms` caps the wait).
         let timer: ReturnType<typeof setTimeout> | undefined;
         const met = together !== undefined && this.inFlight >= together;
         if (met) this.#together.resolve();
+        // A cancelled call or a stopped fixture ends the wait too: no timer outlives the test.
         await Promise.race([
           ...(together === undefined ? [] : [this.#together.promise]),
           new Promise((resolve) => timer = setTimeout(resolve, met ? 0 : ms)),
+          new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })),
         ]);
         clearTimeout(timer);
         this.inFlight--;
