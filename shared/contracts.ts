@@ -131,13 +131,13 @@ export const MCPRequest = z.object({
   plannerRecommendations: z.array(z.unknown()).max(LIMITS.maxListEntries)
     .optional(),
   availableTools: z.array(ToolMetadata).max(LIMITS.maxListEntries).optional(),
-  /** Most rounds for this request (1 is a one-shot plan; default MCP_LOOP_MAX_ROUNDS). */
+  /** Most rounds for this request (1 is a one-shot plan; default the option loop.maxRounds, 3). */
   maxRounds: z.int({ error: `maxRounds must be an integer from 1 to ${LIMITS.maxRounds}` })
     .min(1, { error: `maxRounds must be an integer from 1 to ${LIMITS.maxRounds}` })
     .max(LIMITS.maxRounds, { error: `maxRounds must be an integer from 1 to ${LIMITS.maxRounds}` })
     .optional(),
   refinement: RefinementRequest.optional(),
-  /** Most model tokens (prompt and completion) this run may use; with MCP_LOOP_MAX_TOKENS, the lower. */
+  /** Most model tokens (prompt and completion) this run may use; with the option costs.maxTokens, the lower. */
   maxTokens: z.int({ error: "maxTokens must be a positive integer" })
     .min(1, { error: "maxTokens must be a positive integer" }).optional(),
   /** Most US dollars this run's model calls may cost; with MCP_LOOP_MAX_COST_USD, the lower. */
@@ -378,7 +378,11 @@ export type LoopEvent =
     loop: LoopOutput;
   }
   | { type: "summary"; summaryMessage: string }
-  /** First, when the run is persisted: where to follow it after a disconnect. */
-  | { type: "run"; runId: string }
+  /**
+   * First, when the run is persisted: where to follow it after a disconnect. On
+   * `GET …/runs/{runId}/events` with a `Last-Event-ID` past the run's last event,
+   * the only event, with `state`: where the run stands.
+   */
+  | { type: "run"; runId: string; state?: RunView }
   /** The run paused before calls that need a person's approval. */
   | { type: "approval_required"; pendingApprovals: PendingApproval[] };

@@ -209,6 +209,8 @@ export interface AuditEvent {
   durationMs: number;
   sessionId?: string;
   requestId?: string;
+  /** The run the call belongs to (a row of a run an erasure removed is not written). */
+  runId?: string;
 }
 
 /** What the context stage loads. */

@@ -6,7 +6,7 @@
  * the protocol. It exits when the client closes stdin, or on SIGINT/SIGTERM,
  * after flushing the audit log and closing the database.
  */
-import { serveStdioFunction } from "../../shared/app/serve_stdio.ts";
+import { serveStdioFunction } from "../../shared/local/serve_stdio.ts";
 import tools from "../mcp-loop/tools.ts";
 
 await serveStdioFunction({ tools });

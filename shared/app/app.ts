@@ -8,6 +8,8 @@ import { createAuthenticator } from "../auth/authenticator.ts";
 import { type Config, configSecrets } from "../config/config.ts";
 import { createRedactor } from "../log/redact.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
+import { consoleSink } from "../log/line_writer.ts";
+import { LOCAL, type RuntimeInfo } from "./runtime.ts";
 import type { MCPResponse } from "../contracts.ts";
 import { parseLoopRequest } from "../http/loop_handler.ts";
 import { McpLoopRunner, type RunOptions } from "../loop/runner.ts";
@@ -30,7 +32,6 @@ import { type CallerLimiter, createCallerLimiter } from "../http/caller_limits.t
 import { approvalRule } from "../tools/approval_rule.ts";
 import type { RunStore } from "../runs/run_store.ts";
 import type { ApprovalStore } from "../runs/approval_store.ts";
-import { keepAlive } from "../store/keep_alive.ts";
 import { SqlRefinementStore } from "../store/sql_refinement_store.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { ToolPolicy } from "../tools/tool_policy.ts";
@@ -82,6 +83,8 @@ export interface AppOverrides {
   openDatabase?: "at-start" | "on-first-use";
   /** A database the entry already started opening (the app owns and closes it). */
   opening?: Promise<Sql>;
+  /** Where the app runs (default: a local process); the entry detects it (runtime.ts). */
+  runtime?: RuntimeInfo;
 }
 
 /** A built application. */
@@ -109,18 +112,74 @@ export interface App {
 
 /** Builds the app from the configuration. The database and remote servers connect in the background. */
 export function createApp(configured: Config, overrides: AppOverrides = {}): App {
-  const config = overrides.fetch && configured.store.kind === "supabase"
-    ? { ...configured, store: { ...configured.store, fetch: overrides.fetch } }
-    : configured;
-  const logger = overrides.logger ??
-    createConsoleLogger({ level: config.logLevel, redact: createRedactor(configSecrets(config)) });
+  const config = withFetch(configured, overrides.fetch);
+  const runtime = overrides.runtime ?? LOCAL;
+  const logger = overrides.logger ?? createConsoleLogger({
+    level: config.logLevel,
+    redact: createRedactor(configSecrets(config)),
+    ...(runtime.kind === "edge" ? { write: consoleSink } : {}),
+  });
   warnIfOpen(config, logger);
   warnIfNoCors(config, logger);
   warnIfProcessKey(config, logger);
+  const sql = appSql(config, overrides, logger);
+  const parts = buildParts(config, overrides, { sql, logger, runtime });
+  const runner = buildRunner(config, overrides, parts);
+  const mcp = mcpDeps(config, parts);
+  // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
+  const runWhenOpen = whenOpen(sql, runner);
+  const remotes = connectRemoteServers(config, parts.registry, logger);
+  const { router, loadMcp } = buildRouter(config, {
+    runner: runWhenOpen,
+    runs: parts.runs,
+    limits: overrides.limits ?? createCallerLimiter(config.http.callerLimits, {
+      // Every instance of a function on Postgres counts against the same minute.
+      shared: config.database.kind === "postgres" ? new SqlCallerQuota(sql) : undefined,
+    }),
+    data: parts.memoryStores.data,
+    mcp,
+    embeddingModel: parts.embedder.model,
+    sql,
+    remotes,
+    authenticate: createAuthenticator({ ...config.auth, logger }),
+    describe: () => describeApp(config, parts),
+  });
+  if (!overrides.sql && overrides.openDatabase !== "on-first-use") {
+    sql.ready().catch(() => {}); // start opening now; errors surface per request
+  }
+  return {
+    fetch: (req) => Promise.resolve(router.fetch(req)),
+    registry: parts.registry,
+    runner,
+    run: (request, options) =>
+      Promise.resolve().then(() => runWhenOpen.run(parseLoopRequest(request), options)),
+    mcp,
+    preloadMcp: loadMcp,
+    ready: async () => {
+      await sql.ready();
+      await Promise.all((await remotes).map((source) => source.connect()));
+    },
+    close: async () => {
+      await Promise.all((await remotes).map((source) => source.close()));
+      await parts.audit.flush().catch(() => {});
+      // A database passed in belongs to the caller; only one the app opened is closed here.
+      if (!overrides.sql) await sql.close();
+    },
+  };
+}
+
+/** The configuration with `fetch` given to the Supabase API store (tests). */
+function withFetch(config: Config, fetch: typeof globalThis.fetch | undefined): Config {
+  if (!fetch || config.store.kind !== "supabase") return config;
+  return { ...config, store: { ...config.store, fetch } };
+}
+
+/** The app's database: opened in the background (or given), waited for by the requests. */
+function appSql(config: Config, overrides: AppOverrides, logger: Logger): LazySql {
   const inMemory = config.database.kind === "pglite" &&
     config.database.dataDir.startsWith("memory://");
   let opening = overrides.opening;
-  const sql = lazySql(
+  return lazySql(
     () => {
       if (overrides.sql) return Promise.resolve(overrides.sql);
       const early = opening;
@@ -130,8 +189,16 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
     // An in-memory database keeps nothing worth waiting for when the process exits.
     { closeWaitMs: inMemory ? 0 : 5_000 },
   );
+}
+
+/** The app's parts: models, stores, the registry and its policies, the run engine. */
+function buildParts(
+  config: Config,
+  overrides: AppOverrides,
+  { sql, logger, runtime }: { sql: LazySql; logger: Logger; runtime: RuntimeInfo },
+) {
   const models = createModels(config.models);
-  const audit = overrides.audit ?? new SqlAuditLog(sql);
+  const audit = overrides.audit ?? new SqlAuditLog(sql, { keepAlive: runtime.keepAlive });
   const refinementStore = overrides.refinementStore ?? new SqlRefinementStore(sql);
   const services = createToolServices({
     supabaseApi: config.supabaseApi && { ...config.supabaseApi, fetch: overrides.fetch },
@@ -143,52 +210,82 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
     logger,
     memoryStores,
   });
-  const policy = new ToolPolicy(config.toolPolicy);
   const rule = approvalRule(config.runs.approval, config.runs.tainted);
-  const conversations = overrides.store ?? createConversationStore(config, sql);
   const runs = createRunEngine(config, {
     sql,
     audit,
     rule,
     store: overrides.runs,
     approvals: overrides.approvals,
-    keepAlive,
+    keepAlive: runtime.keepAlive,
   });
-  const embedder = overrides.embedder ?? models.embedder;
-  const runner = new McpLoopRunner({
+  return {
+    sql,
+    logger,
+    models,
+    audit,
+    refinementStore,
+    services,
+    memoryStores,
     registry,
+    rule,
+    runs,
+    policy: new ToolPolicy(config.toolPolicy),
+    conversations: overrides.store ?? createConversationStore(config, sql),
+    embedder: overrides.embedder ?? models.embedder,
     planner: overrides.planner ?? models.planner,
+  };
+}
+
+type Parts = ReturnType<typeof buildParts>;
+
+/** The loop over the app's parts, keeping its runs in the run engine. */
+function buildRunner(config: Config, overrides: AppOverrides, parts: Parts): McpLoopRunner {
+  const { registry, embedder, policy, sql, models, logger } = parts;
+  return new McpLoopRunner({
+    registry,
+    planner: parts.planner,
     embedder,
-    store: conversations,
+    store: parts.conversations,
     logger,
     options: config.loop,
     policy,
     refinement: {
-      store: refinementStore,
+      store: parts.refinementStore,
       settings: config.refinement,
       scorer: overrides.scorer ??
         (models.chatModel ? new ChatScorer(models.chatModel, { logger }) : new HeuristicScorer()),
     },
-    services,
-    runs,
+    services: parts.services,
+    runs: parts.runs,
     ...tokenDeps(config, { registry, embedder, policy, sql, models, logger, overrides }),
   });
-  const mcp: McpServerDeps = {
-    registry,
-    audit,
-    logger,
+}
+
+/** What the MCP surfaces need of the app. */
+function mcpDeps(config: Config, parts: Parts): McpServerDeps {
+  return {
+    registry: parts.registry,
+    audit: parts.audit,
+    logger: parts.logger,
     callTimeoutMs: config.loop.deadlineMs,
-    policy,
-    services,
-    conversations,
-    loops: refinementStore,
-    memory: memoryStores.memory,
+    policy: parts.policy,
+    services: parts.services,
+    conversations: parts.conversations,
+    loops: parts.refinementStore,
+    memory: parts.memoryStores.memory,
     refinementSettings: config.refinement,
-    approvals: createMcpApprovals(config, { rule, store: runs.approvals }),
-    untilReady: () => untilOpen(sql),
+    approvals: createMcpApprovals(config, { rule: parts.rule, store: parts.runs.approvals }),
+    untilReady: () => untilOpen(parts.sql),
   };
-  // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
-  const runWhenOpen: Pick<McpLoopRunner, "run" | "resume" | "cancel"> = {
+}
+
+/** The runner, whose calls wait for a database that is still opening first. */
+function whenOpen(
+  sql: LazySql,
+  runner: McpLoopRunner,
+): Pick<McpLoopRunner, "run" | "resume" | "cancel"> {
+  return {
     run: async (request, options) => {
       await untilOpen(sql);
       return await runner.run(request, options);
@@ -202,49 +299,16 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
       return await runner.cancel(runId, options);
     },
   };
-  const remotes = connectRemoteServers(config, registry, logger);
-  const { router, loadMcp } = buildRouter(config, {
-    runner: runWhenOpen,
-    runs,
-    limits: overrides.limits ?? createCallerLimiter(config.http.callerLimits, {
-      // Every instance of a function on Postgres counts against the same minute.
-      shared: config.database.kind === "postgres" ? new SqlCallerQuota(sql) : undefined,
-    }),
-    data: memoryStores.data,
-    mcp,
-    embeddingModel: embedder.model,
-    sql,
-    remotes,
-    authenticate: createAuthenticator({ ...config.auth, logger }),
-    describe: () => ({
-      embedder: embedder.model,
-      planner: (overrides.planner ?? models.planner).constructor.name,
-      chatModel: models.chatModel?.model ?? null,
-      database: config.database.kind,
-      tools: registry.list().map((tool) => tool.name),
-    }),
-  });
-  if (!overrides.sql && overrides.openDatabase !== "on-first-use") {
-    sql.ready().catch(() => {}); // start opening now; errors surface per request
-  }
+}
+
+/** What health shows of the app (to callers allowed to see details). */
+function describeApp(config: Config, parts: Parts): Record<string, unknown> {
   return {
-    fetch: (req) => Promise.resolve(router.fetch(req)),
-    registry,
-    runner,
-    run: (request, options) =>
-      Promise.resolve().then(() => runWhenOpen.run(parseLoopRequest(request), options)),
-    mcp,
-    preloadMcp: loadMcp,
-    ready: async () => {
-      await sql.ready();
-      await Promise.all((await remotes).map((source) => source.connect()));
-    },
-    close: async () => {
-      await Promise.all((await remotes).map((source) => source.close()));
-      await audit.flush().catch(() => {});
-      // A database passed in belongs to the caller; only one the app opened is closed here.
-      if (!overrides.sql) await sql.close();
-    },
+    embedder: parts.embedder.model,
+    planner: parts.planner.constructor.name,
+    chatModel: parts.models.chatModel?.model ?? null,
+    database: config.database.kind,
+    tools: parts.registry.list().map((tool) => tool.name),
   };
 }
 

@@ -18,23 +18,26 @@
  * ```
  */
 import { loadConfig } from "../config/config.ts";
+import type { ConfigOptions } from "../config/config_options.ts";
 import type { Env } from "../config/env_reader.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { type App, createApp } from "./app.ts";
 
 /** Builds a loop (an {@link App}: `run`, `fetch`, `registry`, `close`). */
 export function createLoop(
-  { tools = [], dataDir = "memory://", env = {} }: {
+  { tools = [], dataDir = "memory://", env = {}, options }: {
     /** Your tools, beside the built-in ones. */
     tools?: readonly ToolDefinition[];
     /** Where PGlite keeps its data (default: in memory, gone when the process ends). */
     dataDir?: string;
     /** Settings as environment variables would give them (docs/configuration.md). */
     env?: Env;
+    /** Settings given in code (docs/configuration.md#options-in-code). */
+    options?: ConfigOptions;
   } = {},
 ): App {
   return createApp(
-    loadConfig({ MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "warn", ...env }),
+    loadConfig({ MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "warn", ...env }, { options }),
     { tools },
   );
 }

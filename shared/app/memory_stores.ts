@@ -36,7 +36,7 @@ export function createMemoryStores(
   const shape = memoryShape(config.workingMemorySchema);
   const given = store as Partial<WorkingMemoryStore & CallerDataStore> | undefined;
   const ownMemory = given?.getMemory && given.putMemory ? given as WorkingMemoryStore : undefined;
-  const ownData = given?.deleteSession && given.deleteEverything && given.exportEverything
+  const ownData = given?.deleteSession && given.deleteEverything && given.exportPage
     ? given as CallerDataStore
     : undefined;
   const fallback = defaultStores(config, sql);
@@ -57,7 +57,7 @@ function defaultStores(config: Config, sql: Sql): Omit<MemoryStores, "shape"> {
       import("../adapters/supabase/supabase_memory_stores.ts").then(
         ({ SupabaseMemoryStores }) => new SupabaseMemoryStores(storeConfig),
       ),
-    ["getMemory", "putMemory", "deleteSession", "deleteEverything", "exportEverything"],
+    ["getMemory", "putMemory", "deleteSession", "deleteEverything", "exportHead", "exportPage"],
   );
   return { memory: stores, data: stores };
 }

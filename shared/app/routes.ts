@@ -112,7 +112,7 @@ export function buildRouter(
     protectedResource: signIn ? createProtectedResourceHandler(config.oauth) : undefined,
     playground: createPlaygroundHandler({
       enabled: config.http.playground,
-      deployed: config.http.deployed || "EdgeRuntime" in globalThis,
+      deployed: config.http.deployed,
     }),
     corsOrigins: config.http.corsOrigins,
     logger,

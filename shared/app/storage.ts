@@ -118,7 +118,7 @@ export function createConversationStore(config: Config, sql: Sql): ConversationS
     () =>
       import("../adapters/supabase/supabase_conversation_store.ts").then(
         ({ SupabaseConversationStore }) =>
-          new SupabaseConversationStore({ ...storeConfig, memory }),
+          new SupabaseConversationStore({ ...storeConfig, memory, sql }),
       ),
     ["loadContext", "saveTurn", "listMessages", "listSessions"],
   );

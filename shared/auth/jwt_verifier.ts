@@ -142,6 +142,6 @@ function checkAudience(claims: Record<string, unknown>, audience: string): void 
     "TOKEN_AUDIENCE_INVALID",
     `The JWT is meant for ${
       aud === undefined ? "no audience" : `audience ${JSON.stringify(aud)}`
-    }, not "${audience}"; send a user access token issued by this project's Supabase Auth (or set MCP_LOOP_JWT_AUDIENCE)`,
+    }, not "${audience}"; send a user access token issued by this project's Supabase Auth (or set the option auth.jwtAudience)`,
   );
 }

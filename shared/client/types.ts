@@ -46,10 +46,10 @@ export interface LoopRequest {
   context?: Record<string, unknown>;
   plannerRecommendations?: unknown[];
   availableTools?: ToolMetadata[];
-  /** Most rounds for this request (1 is a one-shot plan; default MCP_LOOP_MAX_ROUNDS). */
+  /** Most rounds for this request (1 is a one-shot plan; default the option loop.maxRounds, 3). */
   maxRounds?: number;
   refinement?: RefinementRequest;
-  /** Most model tokens (prompt and completion) this run may use; with MCP_LOOP_MAX_TOKENS, the lower. */
+  /** Most model tokens (prompt and completion) this run may use; with the option costs.maxTokens, the lower. */
   maxTokens?: number;
   /** Most US dollars this run's model calls may cost; with MCP_LOOP_MAX_COST_USD, the lower. */
   maxCostUsd?: number;
@@ -221,8 +221,12 @@ export type LoopEvent =
     loop: LoopOutput;
   }
   | { type: "summary"; summaryMessage: string }
-  /** First, when the run is persisted: where to follow it after a disconnect. */
-  | { type: "run"; runId: string }
+  /**
+   * First, when the run is persisted: where to follow it after a disconnect. On
+   * `GET …/runs/{runId}/events` with a `Last-Event-ID` past the run's last event,
+   * the only event, with `state`: where the run stands.
+   */
+  | { type: "run"; runId: string; state?: RunView }
   /** The run paused before calls that need a person's approval. */
   | { type: "approval_required"; pendingApprovals: PendingApproval[] };
 

@@ -1,4 +1,5 @@
 /** How callers are authenticated: API keys, JWT verification keys, and whether a credential is required. */
+import type { ConfigOptions } from "./config_options.ts";
 import type { EnvReader } from "./env_reader.ts";
 import { hasSupabaseSettings, isHttpUrl, type ProjectKeys } from "./supabase_settings.ts";
 
@@ -10,9 +11,9 @@ export interface AuthConfig {
   jwks?: JsonWebKey[];
   /** The JWKS endpoint (`MCP_LOOP_JWKS_URL`, else derived from `SUPABASE_URL`). */
   jwksUrl?: string;
-  /** What a user token's `aud` must contain (`MCP_LOOP_JWT_AUDIENCE`). */
+  /** What a user token's `aud` must contain (option `auth.jwtAudience`). */
   audience: string;
-  /** What a token's `iss` must be, when set (`MCP_LOOP_JWT_ISSUER`). */
+  /** What a token's `iss` must be, when set (option `auth.jwtIssuer`). */
   issuer?: string;
   /** The project's secret API keys (`sb_secret_…`), accepted as the service role. */
   projectSecretKeys: string[];
@@ -23,7 +24,11 @@ export interface AuthConfig {
 }
 
 /** API keys and JWT verification; `keys` are the project's (see `readProjectKeys`). */
-export function readAuth(reader: EnvReader, keys: ProjectKeys): AuthConfig {
+export function readAuth(
+  reader: EnvReader,
+  keys: ProjectKeys,
+  options: ConfigOptions["auth"] = {},
+): AuthConfig {
   const apiKeys = new Map<string, string>();
   const entries = (reader.string("MCP_LOOP_API_KEYS") ?? "").split(",").map((e) => e.trim()).filter(
     Boolean,
@@ -42,8 +47,8 @@ export function readAuth(reader: EnvReader, keys: ProjectKeys): AuthConfig {
     jwtSecret: reader.string("MCP_LOOP_JWT_SECRET") ?? reader.string("SUPABASE_JWT_SECRET"),
     jwks: readJwks(reader),
     jwksUrl: readJwksUrl(reader),
-    audience: reader.string("MCP_LOOP_JWT_AUDIENCE") ?? "authenticated",
-    issuer: reader.string("MCP_LOOP_JWT_ISSUER"),
+    audience: options.jwtAudience ?? "authenticated",
+    issuer: options.jwtIssuer,
     projectSecretKeys: keys.secretKeys,
     apiKeys,
     required: reader.bool("MCP_LOOP_REQUIRE_AUTH", {

@@ -1,7 +1,10 @@
 /**
- * Configuration from environment variables: the only module that reads them.
- * Every setting is checked at start-up; a bad value stops start-up with a
- * message naming the variable. Each section is read by its own module.
+ * The configuration: environment variables for what differs between
+ * deployments (secrets, URLs, models, the limits an operator tunes — this is
+ * the only module that reads them), typed options for the rest
+ * (config_options.ts), and the runtime the entry detected. Every setting is
+ * checked at start-up; a bad value stops start-up with a message naming the
+ * variable or option. Each section is read by its own module.
  */
 import type { LogLevel } from "../log/console_logger.ts";
 import type { LoopOptions } from "../loop/runner.ts";
@@ -17,6 +20,7 @@ import {
   readCompaction,
   readCosts,
 } from "./token_config.ts";
+import type { ConfigOptions } from "./config_options.ts";
 import { type Env, EnvReader } from "./env_reader.ts";
 import { type HttpConfig, readHttp } from "./http_config.ts";
 import {
@@ -36,6 +40,8 @@ import { hasSupabaseSettings, readProjectKeys, readSupabaseApi } from "./supabas
 
 /** The whole configuration. */
 export interface Config {
+  /** Where the function runs, as the entry detected it. */
+  runtime: Runtime;
   port: number;
   database: DatabaseConfig;
   /** Apply `supabase/migrations/` at start-up. */
@@ -46,7 +52,7 @@ export interface Config {
   supabaseApi?: { url: string; publishableKey: string };
   loop: LoopOptions;
   memory: MemoryOptions;
-  /** The JSON Schema of working memory (`MCP_LOOP_WORKING_MEMORY_SCHEMA`). */
+  /** The JSON Schema of working memory (option `workingMemorySchema`). */
   workingMemorySchema: Record<string, unknown>;
   http: HttpConfig;
   auth: AuthConfig;
@@ -58,11 +64,11 @@ export interface Config {
   oauth: OAuthConfig;
   /** Which tools each request mode and each caller may use (`MCP_LOOP_TOOL_POLICY`). */
   toolPolicy: ToolPolicyRules;
-  /** Tool search above a catalog size (`MCP_LOOP_TOOL_SEARCH_THRESHOLD`, `..._TOP_K`). */
+  /** Tool search above a catalog size (options `toolSearch.*`). */
   toolSearch: ToolSearchOptions;
-  /** Prices and run budgets (`MCP_LOOP_PRICES`, `MCP_LOOP_MAX_TOKENS`, `MCP_LOOP_MAX_COST_USD`). */
+  /** Prices and run budgets (`MCP_LOOP_MAX_COST_USD`, options `costs.*`). */
   costs: CostConfig;
-  /** Summaries of long sessions (`MCP_LOOP_COMPACT_AFTER_TOKENS`, `MCP_LOOP_SUMMARY_TOKENS`). */
+  /** Summaries of long sessions (options `compaction.*`). */
   compaction: CompactionConfig;
   /** Approvals and background continuation of persisted runs. */
   runs: RunsConfig;
@@ -73,54 +79,66 @@ export interface Config {
  * The configuration of this process's environment; prints the problems and
  * exits when it is invalid (for entry points).
  */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(facts: ConfigFacts = {}): Config {
   try {
-    return loadConfig(Deno.env.toObject());
+    return loadConfig(Deno.env.toObject(), facts);
   } catch (error) {
     console.error((error as Error).message);
     Deno.exit(1);
   }
 }
 
-/** Facts about where the process runs that the environment variables do not say. */
-export interface RuntimeFacts {
-  /** Running under Supabase's Edge Runtime (`EdgeRuntime` is defined): no disk, no workers. */
-  edgeRuntime?: boolean;
+/**
+ * Where the function runs, detected once by its entry and passed down:
+ * `edge` is Supabase's Edge Runtime (no disk, no workers; background work is
+ * kept alive with `EdgeRuntime.waitUntil`), `local` anything else.
+ */
+export type Runtime = "edge" | "local";
+
+/** What the environment variables do not say: the runtime, and the options given in code. */
+export interface ConfigFacts {
+  runtime?: Runtime;
+  options?: ConfigOptions;
 }
 
-/** Reads and checks the configuration; throws CONFIG_INVALID listing every bad variable. */
-export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {}): Config {
+/** Reads and checks the configuration; throws CONFIG_INVALID listing every problem. */
+export function loadConfig(
+  env: Env,
+  { runtime = "local", options = {} }: ConfigFacts = {},
+): Config {
   const reader = new EnvReader(env);
+  const edge = runtime === "edge";
   // On Supabase (its settings present, or its runtime): migrations are `supabase db push`'s
   // job, and every isolate of a scaled-out function holds its own connections.
-  const onSupabase = edgeRuntime || hasSupabaseSettings(reader);
+  const onSupabase = edge || hasSupabaseSettings(reader);
   const database = readDatabase(reader, { deployed: onSupabase });
-  if (edgeRuntime && database.kind === "pglite") {
+  if (edge && database.kind === "pglite") {
     reader.problem(
       "Supabase's edge runtime cannot run PGlite (it needs a worker thread and a disk): set DATABASE_URL, or leave SUPABASE_DB_URL as Supabase sets it",
     );
   }
   const keys = readProjectKeys(reader);
   const config: Config = {
+    runtime,
     port: reader.int("PORT", { fallback: 8000, min: 0, max: 65_535 }),
     database,
-    migrate: readMigrate(reader, { database, onSupabase, edgeRuntime }),
+    migrate: readMigrate(reader, { database, onSupabase, edge, migrate: options.migrate }),
     store: readStore(reader, keys),
     supabaseApi: readSupabaseApi(reader, keys),
-    loop: readLoop(reader),
-    memory: readMemory(reader),
-    workingMemorySchema: readWorkingMemorySchema(reader),
-    http: readHttp(reader),
-    auth: readAuth(reader, keys),
-    models: readModels(reader),
+    loop: readLoop(reader, options.loop),
+    memory: readMemory(reader, options.memory),
+    workingMemorySchema: readWorkingMemorySchema(reader, options.workingMemorySchema),
+    http: readHttp(reader, { options: options.http, edge }),
+    auth: readAuth(reader, keys, options.auth),
+    models: readModels(reader, { options: options.models, edge }),
     refinement: readRefinement(reader),
-    mcp: readMcp(reader, keys),
-    oauth: readOAuth(reader),
+    mcp: readMcp(reader, keys, options.mcp),
+    oauth: readOAuth(reader, options.oauth),
     toolPolicy: readToolPolicy(reader),
-    toolSearch: readToolSearch(reader),
-    costs: readCosts(reader),
-    compaction: readCompaction(reader),
-    runs: readRuns(reader),
+    toolSearch: readToolSearch(reader, options.toolSearch),
+    costs: readCosts(reader, options.costs),
+    compaction: readCompaction(reader, options.compaction),
+    runs: readRuns(reader, { options: options.runs, edge }),
     logLevel: reader.oneOf(
       "MCP_LOOP_LOG_LEVEL",
       ["debug", "info", "warn", "error", "silent"],
@@ -132,28 +150,27 @@ export function loadConfig(env: Env, { edgeRuntime = false }: RuntimeFacts = {})
 }
 
 /**
- * `MCP_LOOP_MIGRATE`: apply `supabase/migrations/` at start-up. Off by default for
- * Postgres on Supabase, where `supabase db push` applies them (PGlite is this
- * process's own: always migrated); refused on the edge runtime, whose bundle has
- * no migration files to read.
+ * Option `migrate`: apply `supabase/migrations/` at start-up. Off by default
+ * for Postgres on Supabase, where `supabase db push` applies them (PGlite is
+ * this process's own: always migrated); refused on the edge runtime, whose
+ * bundle has no migration files to read.
  */
 function readMigrate(
   reader: EnvReader,
-  { database, onSupabase, edgeRuntime }: {
+  { database, onSupabase, edge, migrate }: {
     database: DatabaseConfig;
     onSupabase: boolean;
-    edgeRuntime: boolean;
+    edge: boolean;
+    migrate?: boolean;
   },
 ): boolean {
-  const migrate = reader.bool("MCP_LOOP_MIGRATE", {
-    fallback: database.kind === "pglite" || !onSupabase,
-  });
-  if (migrate && edgeRuntime) {
+  const apply = migrate ?? (database.kind === "pglite" || !onSupabase);
+  if (apply && edge) {
     reader.problem(
-      "MCP_LOOP_MIGRATE=true cannot work on Supabase's edge runtime: the deployed function has no supabase/migrations/ to read. Apply the migrations with `supabase db push` and unset MCP_LOOP_MIGRATE",
+      "option migrate cannot work on Supabase's edge runtime: the deployed function has no supabase/migrations/ to read. Apply the migrations with `supabase db push`",
     );
   }
-  return migrate;
+  return apply;
 }
 
 /** Every secret value in the configuration, so logs can redact them. */
@@ -167,7 +184,6 @@ export function configSecrets(config: Config): string[] {
     ...auth.projectSecretKeys,
     store.kind === "supabase" ? store.secretKey : undefined,
     ...mcp.remoteServers.flatMap((server) => Object.values(server.headers)),
-    mcp.bridgeToken,
     mcp.requestStateKey?.secret,
     config.database.kind === "postgres" ? config.database.url : undefined,
   ].filter((secret): secret is string => typeof secret === "string" && secret.length > 0);

@@ -1,6 +1,7 @@
 /**
  * Typed reads of environment variables (from a plain object: only config.ts
- * touches Deno.env), collecting every problem so start-up reports them all.
+ * touches Deno.env) and checks of the typed options given in code, collecting
+ * every problem so start-up reports them all.
  */
 import { AppError } from "../errors.ts";
 
@@ -63,6 +64,31 @@ export class EnvReader {
     if ((values as readonly string[]).includes(raw)) return raw as T;
     this.#problems.push(`${name} must be one of ${values.join(", ")}; got "${raw}"`);
     return fallback;
+  }
+
+  /** An option given in code (`name` is its path): within [min, max], else a problem. */
+  option(
+    name: string,
+    value: number | undefined,
+    { fallback, min, max, integer = false }: {
+      fallback: number;
+      min: number;
+      max: number;
+      integer?: boolean;
+    },
+  ): number {
+    if (value === undefined) return fallback;
+    if (
+      !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))
+    ) {
+      this.#problems.push(
+        `option ${name} must be ${
+          integer ? "an integer" : "a number"
+        } from ${min} to ${max}; got ${value}`,
+      );
+      return fallback;
+    }
+    return value;
   }
 
   /** Records a problem found by a caller's own check. */

@@ -14,52 +14,54 @@ import {
   TAINT_MODES,
   type TaintMode,
 } from "../tools/approval_rule.ts";
+import type { ConfigOptions } from "./config_options.ts";
 import type { EnvReader } from "./env_reader.ts";
-import { isDeployed } from "./supabase_settings.ts";
 
-/** Deadlines and the executor rules (`MCP_LOOP_DEADLINE_MS`, ...). */
-export function readLoop(reader: EnvReader): LoopOptions {
+/** The deadline (`MCP_LOOP_DEADLINE_MS`) and the executor rules (options `loop.*`). */
+export function readLoop(reader: EnvReader, options: ConfigOptions["loop"] = {}): LoopOptions {
+  const d = DEFAULT_LOOP_OPTIONS;
   return {
     deadlineMs: reader.int("MCP_LOOP_DEADLINE_MS", {
-      fallback: DEFAULT_LOOP_OPTIONS.deadlineMs,
+      fallback: d.deadlineMs,
       min: 100,
       max: 600_000,
     }),
-    stepTimeoutMs: reader.int("MCP_LOOP_STEP_TIMEOUT_MS", {
-      fallback: DEFAULT_LOOP_OPTIONS.stepTimeoutMs,
+    stepTimeoutMs: reader.option("loop.stepTimeoutMs", options.stepTimeoutMs, {
+      fallback: d.stepTimeoutMs,
       min: 10,
       max: 600_000,
+      integer: true,
     }),
-    unknownTool: reader.oneOf(
-      "MCP_LOOP_UNKNOWN_TOOL",
-      ["skip", "fail"],
-      DEFAULT_LOOP_OPTIONS.unknownTool,
-    ),
-    invalidArgs: reader.oneOf(
-      "MCP_LOOP_INVALID_ARGS",
-      ["fail", "skip"],
-      DEFAULT_LOOP_OPTIONS.invalidArgs,
-    ),
-    maxRounds: reader.int("MCP_LOOP_MAX_ROUNDS", {
-      fallback: DEFAULT_LOOP_OPTIONS.maxRounds,
+    unknownTool: options.unknownTool ?? d.unknownTool,
+    invalidArgs: options.invalidArgs ?? d.invalidArgs,
+    maxRounds: reader.option("loop.maxRounds", options.maxRounds, {
+      fallback: d.maxRounds,
       min: 1,
       max: LIMITS.maxRounds,
+      integer: true,
     }),
   };
 }
 
-/** Tool search for large catalogs (`MCP_LOOP_TOOL_SEARCH_THRESHOLD`, `MCP_LOOP_TOOL_SEARCH_TOP_K`). */
-export function readToolSearch(reader: EnvReader): ToolSearchOptions {
+/** Tool search for large catalogs (options `toolSearch.threshold`, `toolSearch.topK`). */
+export function readToolSearch(
+  reader: EnvReader,
+  options: ConfigOptions["toolSearch"] = {},
+): ToolSearchOptions {
   return {
-    threshold: reader.int("MCP_LOOP_TOOL_SEARCH_THRESHOLD", {
+    ...DEFAULT_TOOL_SEARCH,
+    ...options,
+    threshold: reader.option("toolSearch.threshold", options.threshold, {
       fallback: DEFAULT_TOOL_SEARCH.threshold,
       min: 1,
       max: 100_000,
+      integer: true,
     }),
-    topK: reader.int("MCP_LOOP_TOOL_SEARCH_TOP_K", {
+    topK: reader.option("toolSearch.topK", options.topK, {
       fallback: DEFAULT_TOOL_SEARCH.topK,
       min: 1,
       max: 200,
+      integer: true,
     }),
   };
 }
@@ -116,37 +118,40 @@ export interface RunsConfig {
   approval: ApprovalMode;
   /** `MCP_LOOP_APPROVAL_TAINTED`: writes planned from untrusted text wait for a person (default writes). */
   tainted: TaintMode;
-  /** `MCP_LOOP_APPROVAL_TTL`: how long a pending approval waits (default 24h). */
+  /** Option `runs.approvalTtlMs`: how long a pending approval waits (default 24 h). */
   approvalTtlMs: number;
   /** `MCP_LOOP_RUN_RETENTION`: how long runs and their events are kept (default 30d). */
   retentionMs: number;
   /**
-   * `MCP_LOOP_BACKGROUND_CONTINUATIONS`: how often a run paused at its deadline
-   * goes on by itself (default 2 deployed, where `EdgeRuntime.waitUntil` carries it; 0 locally).
+   * Option `runs.backgroundContinuations`: how often a run paused at its deadline
+   * goes on by itself (default 2 on the edge runtime, where `EdgeRuntime.waitUntil` carries it; 0 locally).
    */
   backgroundContinuations: number;
 }
 
 /** The runs settings. */
-export function readRuns(reader: EnvReader): RunsConfig {
+export function readRuns(
+  reader: EnvReader,
+  { options = {}, edge }: { options?: ConfigOptions["runs"]; edge: boolean },
+): RunsConfig {
   return {
     approval: reader.oneOf("MCP_LOOP_APPROVAL", APPROVAL_MODES, "destructive"),
     tainted: reader.oneOf("MCP_LOOP_APPROVAL_TAINTED", TAINT_MODES, "writes"),
+    approvalTtlMs: reader.option("runs.approvalTtlMs", options.approvalTtlMs, {
+      fallback: 24 * 3_600_000,
+      min: 1_000,
+      max: 30 * 24 * 3_600_000,
+    }),
     retentionMs: readDuration(reader, "MCP_LOOP_RUN_RETENTION", {
       fallback: 30 * 86_400_000,
       min: 3_600_000,
       max: 3_650 * 86_400_000,
     }),
-    approvalTtlMs: readDuration(reader, "MCP_LOOP_APPROVAL_TTL", {
-      fallback: 24 * 3_600_000,
-      min: 1_000,
-      max: 30 * 24 * 3_600_000,
-    }),
-    backgroundContinuations: reader.int("MCP_LOOP_BACKGROUND_CONTINUATIONS", {
-      fallback: isDeployed(reader) || "EdgeRuntime" in globalThis ? 2 : 0,
-      min: 0,
-      max: 10,
-    }),
+    backgroundContinuations: reader.option(
+      "runs.backgroundContinuations",
+      options.backgroundContinuations,
+      { fallback: edge ? 2 : 0, min: 0, max: 10, integer: true },
+    ),
   };
 }
 

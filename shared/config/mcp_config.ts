@@ -1,4 +1,5 @@
 /** The MCP endpoint's allow-lists, the remote MCP servers used as tool sources, the approvals' key. */
+import type { ConfigOptions } from "./config_options.ts";
 import type { EnvReader } from "./env_reader.ts";
 import type { ProjectKeys } from "./supabase_settings.ts";
 
@@ -11,8 +12,6 @@ export interface McpConfig {
   remoteServers: RemoteServerConfig[];
   /** First retry delay for a remote server that is down (doubling up to a minute). */
   remoteRetryMs: number;
-  /** The credential `mcp:stdio` sends when it bridges to a running server (`MCP_LOOP_BRIDGE_TOKEN`). */
-  bridgeToken?: string;
   /**
    * The secret an MCP approval's `requestState` is signed with (through HKDF),
    * and the variable it comes from; undefined: a random key of this process.
@@ -28,7 +27,11 @@ export interface RemoteServerConfig {
 }
 
 /** The MCP endpoint's allow-lists, the remote MCP servers and the approvals' key. */
-export function readMcp(reader: EnvReader, keys: ProjectKeys): McpConfig {
+export function readMcp(
+  reader: EnvReader,
+  keys: ProjectKeys,
+  options: ConfigOptions["mcp"] = {},
+): McpConfig {
   const list = (name: string) =>
     (reader.string(name) ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
   const hosts = list("MCP_LOOP_ALLOWED_HOSTS");
@@ -44,14 +47,14 @@ export function readMcp(reader: EnvReader, keys: ProjectKeys): McpConfig {
   ];
   return {
     allowedHosts,
-    allowedOrigins: list("MCP_LOOP_ALLOWED_ORIGINS"),
+    allowedOrigins: [...(options.allowedOrigins ?? [])],
     remoteServers: readRemoteServers(reader),
-    remoteRetryMs: reader.int("MCP_LOOP_REMOTE_RETRY_MS", {
+    remoteRetryMs: reader.option("mcp.remoteRetryMs", options.remoteRetryMs, {
       fallback: 1_000,
       min: 10,
       max: 600_000,
+      integer: true,
     }),
-    bridgeToken: reader.string("MCP_LOOP_BRIDGE_TOKEN"),
     requestStateKey: readRequestStateKey(reader, keys),
   };
 }

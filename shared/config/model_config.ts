@@ -1,4 +1,5 @@
 /** Which embedder, planner and chat model to use, and their settings. */
+import type { ConfigOptions } from "./config_options.ts";
 import type { EnvReader } from "./env_reader.ts";
 
 /** How to reach an OpenAI-compatible server. */
@@ -49,20 +50,79 @@ export interface ModelConfig {
   promptContextTokens: number;
 }
 
-/** Which embedder, planner and chat model, and their settings. */
-export function readModels(reader: EnvReader): ModelConfig {
+/**
+ * Which embedder, planner and chat model (environment: keys, URLs, models),
+ * and how they are called (options `models.*`). With nothing chosen, the
+ * embedder is OpenAI's when a key is set, else Supabase's `gte-small` on the
+ * edge runtime (it runs in the isolate), else the offline hashing embedder.
+ */
+export function readModels(
+  reader: EnvReader,
+  { options = {}, edge }: { options?: ConfigOptions["models"]; edge: boolean },
+): ModelConfig {
   const apiKey = reader.string("OPENAI_API_KEY");
   const baseUrl = reader.string("OPENAI_BASE_URL");
   const limits = {
-    timeoutMs: reader.int("MCP_LOOP_MODEL_TIMEOUT_MS", {
+    timeoutMs: reader.option("models.timeoutMs", options.timeoutMs, {
       fallback: 30_000,
       min: 100,
       max: 600_000,
+      integer: true,
     }),
-    maxRetries: reader.int("MCP_LOOP_MODEL_MAX_RETRIES", { fallback: 2, min: 0, max: 10 }),
+    maxRetries: reader.option("models.maxRetries", options.maxRetries, {
+      fallback: 2,
+      min: 0,
+      max: 10,
+      integer: true,
+    }),
   };
   const openai = apiKey || baseUrl ? { apiKey, baseUrl, ...limits } : undefined;
   const embeddings = readEmbeddingConnection(reader, { apiKey, baseUrl }, limits);
+  const { embedder, planner } = chooseModels(reader, { openai, embeddings, edge });
+  const option = (name: keyof NonNullable<ConfigOptions["models"]>, range: Range) =>
+    reader.option(`models.${name}`, options[name] as number | undefined, range);
+  return {
+    openai,
+    embedder,
+    embeddingModel: reader.string("MCP_LOOP_EMBEDDING_MODEL") ?? "text-embedding-3-small",
+    embeddingDimensions: options.embeddingDimensions === undefined
+      ? undefined
+      : option("embeddingDimensions", { fallback: 1536, min: 1, max: 1536, integer: true }),
+    embeddingMaxTokens: options.embeddingMaxTokens === undefined
+      ? undefined
+      : option("embeddingMaxTokens", { fallback: 8_192, min: 16, max: 1_000_000, integer: true }),
+    embeddings,
+    planner,
+    chat: {
+      model: reader.string("MCP_LOOP_CHAT_MODEL") ?? "gpt-4o",
+      temperature: option("chatTemperature", { fallback: 0.3, min: 0, max: 2 }),
+      maxTokens: option("chatMaxTokens", { fallback: 1_000, min: 16, max: 32_000, integer: true }),
+      responseFormat: options.responseFormat ?? "json_schema",
+    },
+    reasoning: {
+      effort: options.reasoningEffort ?? "low",
+      tokens: option("reasoningTokens", { fallback: 4_000, min: 0, max: 100_000, integer: true }),
+    },
+    promptContextTokens: option("promptContextTokens", {
+      fallback: 2_000,
+      min: 100,
+      max: 100_000,
+      integer: true,
+    }),
+  };
+}
+
+type Range = { fallback: number; min: number; max: number; integer?: boolean };
+
+/** `MCP_LOOP_EMBEDDER` and `MCP_LOOP_PLANNER`, `auto` resolved, with what each choice needs. */
+function chooseModels(
+  reader: EnvReader,
+  { openai, embeddings, edge }: {
+    openai?: OpenAiConnection;
+    embeddings?: OpenAiConnection;
+    edge: boolean;
+  },
+): Pick<ModelConfig, "embedder" | "planner"> {
   const embedderChoice = reader.oneOf("MCP_LOOP_EMBEDDER", [
     "auto",
     "openai",
@@ -70,7 +130,13 @@ export function readModels(reader: EnvReader): ModelConfig {
     "gte-small",
   ], "auto");
   const plannerChoice = reader.oneOf("MCP_LOOP_PLANNER", ["auto", "chat", "heuristic"], "auto");
-  const embedder = embedderChoice === "auto" ? (embeddings ? "openai" : "hashing") : embedderChoice;
+  const embedder = embedderChoice !== "auto"
+    ? embedderChoice
+    : embeddings
+    ? "openai"
+    : edge
+    ? "gte-small"
+    : "hashing";
   const planner = plannerChoice === "auto" ? (openai ? "chat" : "heuristic") : plannerChoice;
   if (embedder === "openai" && !embeddings) {
     reader.problem(
@@ -87,39 +153,7 @@ export function readModels(reader: EnvReader): ModelConfig {
       `${embeddings?.baseUrl} has no embeddings endpoint: set MCP_LOOP_EMBEDDING_BASE_URL (and MCP_LOOP_EMBEDDING_API_KEY) to a server that has one, or MCP_LOOP_EMBEDDER=gte-small or hashing`,
     );
   }
-  const dimensions = reader.string("MCP_LOOP_EMBEDDING_DIMENSIONS") === undefined
-    ? undefined
-    : reader.int("MCP_LOOP_EMBEDDING_DIMENSIONS", { fallback: 1536, min: 1, max: 1536 });
-  return {
-    openai,
-    embedder,
-    embeddingModel: reader.string("MCP_LOOP_EMBEDDING_MODEL") ?? "text-embedding-3-small",
-    embeddingDimensions: dimensions,
-    embeddingMaxTokens: reader.string("MCP_LOOP_EMBEDDING_MAX_TOKENS") === undefined
-      ? undefined
-      : reader.int("MCP_LOOP_EMBEDDING_MAX_TOKENS", { fallback: 8_192, min: 16, max: 1_000_000 }),
-    embeddings,
-    planner,
-    chat: {
-      model: reader.string("MCP_LOOP_CHAT_MODEL") ?? "gpt-4o",
-      temperature: reader.number("MCP_LOOP_CHAT_TEMPERATURE", { fallback: 0.3, min: 0, max: 2 }),
-      maxTokens: reader.int("MCP_LOOP_CHAT_MAX_TOKENS", { fallback: 1_000, min: 16, max: 32_000 }),
-      responseFormat: reader.oneOf(
-        "MCP_LOOP_RESPONSE_FORMAT",
-        ["json_schema", "json_object", "none"],
-        "json_schema",
-      ),
-    },
-    reasoning: {
-      effort: reader.oneOf("MCP_LOOP_REASONING_EFFORT", REASONING_EFFORTS, "low"),
-      tokens: reader.int("MCP_LOOP_REASONING_TOKENS", { fallback: 4_000, min: 0, max: 100_000 }),
-    },
-    promptContextTokens: reader.int("MCP_LOOP_PROMPT_CONTEXT_TOKENS", {
-      fallback: 2_000,
-      min: 100,
-      max: 100_000,
-    }),
-  };
+  return { embedder, planner };
 }
 
 /**

@@ -3,6 +3,7 @@
  * where the function is publicly reachable and which authorization servers
  * issue tokens for it — Supabase Auth (`<SUPABASE_URL>/auth/v1`) unless set.
  */
+import type { ConfigOptions } from "./config_options.ts";
 import type { EnvReader } from "./env_reader.ts";
 import { isDeployed, isHttpUrl } from "./supabase_settings.ts";
 
@@ -16,8 +17,8 @@ export interface OAuthConfig {
   scopes: string[];
 }
 
-/** `MCP_LOOP_PUBLIC_URL`, `MCP_LOOP_AUTHORIZATION_SERVERS`, `MCP_LOOP_OAUTH_SCOPES`. */
-export function readOAuth(reader: EnvReader): OAuthConfig {
+/** `MCP_LOOP_PUBLIC_URL`, `MCP_LOOP_AUTHORIZATION_SERVERS`, and the option `oauth.scopes`. */
+export function readOAuth(reader: EnvReader, options: ConfigOptions["oauth"] = {}): OAuthConfig {
   const supabaseUrl = reader.string("SUPABASE_URL")?.replace(/\/+$/, "");
   const url = (name: string, value: string | undefined) => {
     if (value === undefined || isHttpUrl(value)) return value?.replace(/\/+$/, "");
@@ -35,6 +36,6 @@ export function readOAuth(reader: EnvReader): OAuthConfig {
       const checked = url("MCP_LOOP_AUTHORIZATION_SERVERS", entry);
       return checked ? [checked] : [];
     });
-  const scopes = (reader.string("MCP_LOOP_OAUTH_SCOPES") ?? "").split(/[\s,]+/).filter(Boolean);
+  const scopes = [...(options.scopes ?? [])];
   return { publicUrl, authorizationServers, scopes };
 }

@@ -8,25 +8,9 @@
  * against the same minute. Requests in flight are counted per process.
  */
 import { AppError } from "../errors.ts";
+import type { CallerLimitSettings } from "../config/http_config.ts";
 import type { Caller } from "../ports.ts";
 import type { SharedQuota } from "../store/caller_quota_port.ts";
-
-/** The limits (`MCP_LOOP_CALLER_*`); 0 turns one off. */
-export interface CallerLimitSettings {
-  /** Requests of one caller in flight at once (default 8). */
-  concurrency: number;
-  /** Requests of one caller per minute (default 600). */
-  requestsPerMinute: number;
-  /** Request-body bytes of one caller per minute (default 32 MiB). */
-  bytesPerMinute: number;
-}
-
-/** The defaults of {@link CallerLimitSettings}. */
-export const DEFAULT_CALLER_LIMITS: Readonly<CallerLimitSettings> = Object.freeze({
-  concurrency: 8,
-  requestsPerMinute: 600,
-  bytesPerMinute: 32 * 1024 * 1024,
-});
 
 /** Admits a caller's request, or refuses it (429); `admit` resolves with the release. */
 export interface CallerLimiter {

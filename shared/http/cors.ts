@@ -3,7 +3,8 @@
  * with the allowed methods and headers; every other response gets the allowed
  * origin and the exposed headers set in place (no copy of the response).
  */
-import { isLoopbackOrigin, type OriginAllowance } from "./host_origin.ts";
+import type { OriginAllowance } from "../config/http_config.ts";
+import { isLoopbackOrigin } from "./host_origin.ts";
 
 const ALLOW_METHODS = "GET,POST,DELETE,OPTIONS";
 const ALLOW_HEADERS = [

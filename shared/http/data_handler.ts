@@ -4,8 +4,9 @@
  *
  * - `DELETE …/sessions/{sessionId}`: deletes one session — its messages and
  *   their vectors, its runs, its summary; its audit rows keep no content.
- * - `GET …/data`: exports everything of the caller as JSON (messages,
- *   working memory, refinement loops, runs, tool calls).
+ * - `GET …/data`: exports everything of the caller as one JSON document
+ *   (messages, working memory, refinement loops, runs, tool calls), written
+ *   page by page as the client reads it (export_body.ts).
  * - `DELETE …/data?confirm=true`: deletes everything of the caller.
  *
  * They go through the same authentication, Host/Origin checks and per-caller
@@ -17,6 +18,7 @@ import type { Caller, Logger } from "../ports.ts";
 import type { CallerDataStore } from "../store/caller_data_port.ts";
 import type { RequestTrace } from "./request_trace.ts";
 import { admitCaller, type CallerDoor } from "./admit_caller.ts";
+import { exportText, pulledBody } from "./export_body.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
 
 /** What the data routes need. */
@@ -71,10 +73,15 @@ async function act(
       return jsonResponse({ success: true, data: { sessionId: id, deleted } }, 200, headers);
     }
     case "export": {
-      const exported = await deps.data.exportEverything(caller);
-      return jsonResponse({ success: true, data: exported }, 200, {
-        ...headers,
-        "content-disposition": 'attachment; filename="mcp-loop-export.json"',
+      // Read before the status is sent: a database that cannot answer is still a 503.
+      const head = await deps.data.exportHead(caller);
+      const parts = exportText({ store: deps.data, caller, head });
+      return new Response(pulledBody(parts, { logger: deps.logger, requestId }), {
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-disposition": 'attachment; filename="mcp-loop-export.json"',
+        },
       });
     }
     case "delete_all": {

@@ -6,14 +6,7 @@
  * only in which origins they allow by default (see `createHostOriginCheck`).
  */
 
-/** Which browser origins may call, besides the server's own. */
-export type OriginAllowance =
-  /** Any origin (`MCP_LOOP_CORS_ORIGINS=*`). */
-  | "*"
-  /** Pages on this machine: http(s) on localhost, 127.0.0.1 or [::1], any port (the local default). */
-  | "loopback"
-  /** Exactly these origins. */
-  | readonly string[];
+import type { OriginAllowance } from "../config/http_config.ts";
 
 /** The rules of {@link createHostOriginCheck}. */
 export interface HostOriginRules {

@@ -16,7 +16,20 @@ export function publicBase(config: OAuthConfig, req: Request): string {
   if (config.publicUrl) return config.publicUrl;
   const url = new URL(req.url);
   const base = /^(.*?\/mcp-loop)(?:\/|$)/.exec(url.pathname)?.[1] ?? "/mcp-loop";
-  return `${url.origin}${base}`;
+  return `${requestOrigin(url, req)}${base}`;
+}
+
+/**
+ * The origin the client addressed. `deno task start` serves the app on a Unix
+ * socket behind its connection guard (shared/app/serve_http.ts), and Deno names
+ * such a request `http+unix://<Host header>/…`, whose origin is the string
+ * "null": that request gets `http://` and its Host header (the guard speaks plain
+ * HTTP; the Host was already checked against the allowed hosts).
+ */
+function requestOrigin(url: URL, req: Request): string {
+  if (url.protocol === "http:" || url.protocol === "https:") return url.origin;
+  const host = req.headers.get("host") ?? url.host;
+  return `http://${/^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : "localhost"}`;
 }
 
 /** The metadata URL a 401 from the MCP endpoint points at. */

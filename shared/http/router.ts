@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { AppError } from "../errors.ts";
 import { createCors } from "./cors.ts";
-import type { OriginAllowance } from "./host_origin.ts";
+import type { OriginAllowance } from "../config/http_config.ts";
 import type { RunAction } from "./runs_handler.ts";
 import type { DataAction } from "./data_handler.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";

@@ -3,12 +3,15 @@
  * client's last (`Last-Event-ID`), then, while the run is running, each new
  * one — heard at once from this process's hub when the run executes here,
  * read from the store otherwise — until the run stops or pauses (its
- * `result` or `error` event). A reconnecting client loses nothing.
+ * `result` or `error` event), or is gone. A reconnecting client loses nothing.
+ * A `Last-Event-ID` past the run's last event (another run's, or made up) gets
+ * one `run` event with where the run stands, numbered with its last event, and
+ * the end of the stream: nothing it could wait for would ever be numbered after it.
  */
 import type { Caller } from "../ports.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
 import type { RunEvent, RunStore } from "../runs/run_store.ts";
-import { isStoredResult, responseOf } from "../runs/run_view.ts";
+import { isStoredResult, responseOf, toRunView } from "../runs/run_view.ts";
 import { sseEvent } from "./sse.ts";
 
 /** Most events read from the store at once. */
@@ -57,6 +60,11 @@ export function followRunEvents(
       try {
         const record = await store.get(caller, runId);
         stored = record?.eventSeq ?? 0;
+        if (record && after > record.eventSeq) {
+          const state = { type: "run", runId, state: toRunView(record) };
+          controller.enqueue(encoder.encode(sseEvent("run", state, record.eventSeq)));
+          return;
+        }
         const following = record?.status === "running";
         let ended = false;
         for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
@@ -66,7 +74,8 @@ export function followRunEvents(
           for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
           if (ended) break;
           const current = await store.get(caller, runId);
-          if (current?.status !== "running" && current?.eventSeq === last) break;
+          // Stopped with every event sent, or deleted (its session or caller erased).
+          if (!current || (current.status !== "running" && current.eventSeq <= last)) break;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, pollMs);
             wake = () => {

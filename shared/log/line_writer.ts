@@ -60,11 +60,11 @@ export function bufferedSink(
 let stdoutSink: BufferedSink | undefined;
 
 /**
- * The process's default sink: buffered standard output under Deno, `console`
- * line by line on Supabase's edge runtime (where `EdgeRuntime` is defined).
+ * The process's default sink: buffered standard output. On Supabase's edge
+ * runtime the app writes through {@link consoleSink} instead (its log
+ * collector reads `console`).
  */
 export function defaultSink(): LineSink {
-  if ("EdgeRuntime" in globalThis) return consoleSink;
   if (!stdoutSink) {
     const encoder = new TextEncoder();
     const sink = bufferedSink({
@@ -82,7 +82,8 @@ export function flushLogs(): void {
   stdoutSink?.flush();
 }
 
-const consoleSink: LineSink = (line, level) => {
+/** `console`, a line at a time. */
+export const consoleSink: LineSink = (line, level) => {
   if (level === "warn") console.warn(line);
   else if (level === "error") console.error(line);
   else console.log(line);

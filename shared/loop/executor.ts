@@ -52,6 +52,8 @@ export interface ExecuteInput {
   policy?: ToolPolicy;
   audit: AuditLog;
   requestId?: string;
+  /** The durable run these steps belong to, if any. */
+  runId?: string;
   /** Aborts when the steps must stop (the deadline nears, a cancel). */
   signal: AbortSignal;
   stepTimeoutMs: number;
@@ -176,6 +178,7 @@ async function runStep(
     source: "loop",
     sessionId: input.request.sessionId,
     requestId: input.requestId,
+    runId: input.runId,
     logger: input.logger,
     services: input.services,
     context: input.context,

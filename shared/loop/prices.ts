@@ -2,7 +2,7 @@
  * What model calls cost: a price table in US dollars per million tokens
  * (input, cached input, output), with defaults for the OpenAI models the docs
  * name (OpenAI's standard-tier list prices, 2025) and overridable by
- * `MCP_LOOP_PRICES`. A dated model name (`gpt-4o-2024-08-06`) or a gateway
+ * the option `costs.prices`. A dated model name (`gpt-4o-2024-08-06`) or a gateway
  * prefix (`openai/gpt-4o`) takes its base model's price.
  */
 import type { TokenUsage } from "../ports.ts";

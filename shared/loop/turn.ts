@@ -153,6 +153,7 @@ export async function runTurn(loop: LoopParts, input: TurnInput): Promise<TurnEn
         policy: loop.policy,
         audit,
         requestId: input.requestId,
+        runId: input.runId,
         stepTimeoutMs: loop.options.stepTimeoutMs,
         logger: loop.logger,
         onEvent: input.emit,

@@ -64,7 +64,7 @@ export function declinedText(tool: string, action: "accept" | "decline" | "cance
 export function lapsedText(tool: string, expiresAt: string, ttlMs: number): string {
   return `Tool "${tool}" did not run: its approval lapsed at ${expiresAt} (approvals wait ${
     formatDuration(ttlMs)
-  }, MCP_LOOP_APPROVAL_TTL). Call it again to ask for a new approval.`;
+  }, option runs.approvalTtlMs). Call it again to ask for a new approval.`;
 }
 
 /** The approval had been answered before: an approval is good for one call. */

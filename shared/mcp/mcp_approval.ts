@@ -47,7 +47,7 @@ export interface McpApprovals {
   mode: ApprovalMode;
   /** The approval records (one store for the loop and MCP). */
   store: ApprovalStore;
-  /** How long an approval waits for its answer (`MCP_LOOP_APPROVAL_TTL`). */
+  /** How long an approval waits for its answer (option `runs.approvalTtlMs`). */
   ttlMs: number;
   /** The request-state key: the same on every instance (see request_state_key.ts). */
   key: () => Promise<Uint8Array>;

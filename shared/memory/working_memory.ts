@@ -4,7 +4,7 @@
  * memory): objects are merged field by field, arrays and values are replaced,
  * and `null` removes a field. Its shape is a JSON Schema — by default a list
  * of facts and a list of preferences — configurable with
- * `MCP_LOOP_WORKING_MEMORY_SCHEMA`.
+ * the option `workingMemorySchema`.
  */
 import { z } from "zod";
 import { contentWords } from "../text/words.ts";

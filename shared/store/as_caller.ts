@@ -28,8 +28,8 @@ export async function asCaller<T>(
     }
   };
   try {
-    if (!caller.userId) return await (transaction ? sql.transaction(body) : body(sql));
-    const claims = JSON.stringify({ role: "authenticated", ...caller.claims, sub: caller.userId });
+    const claims = callerClaims(caller);
+    if (claims === undefined) return await (transaction ? sql.transaction(body) : body(sql));
     return await sql.transaction(async (tx) => {
       await tx.query(
         "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)",
@@ -42,8 +42,17 @@ export async function asCaller<T>(
   }
 }
 
+/**
+ * The JWT claims (`request.jwt.claims`) a verified user's statements run with, as
+ * the `authenticated` role; undefined for a caller who is not a signed-in user.
+ */
+export function callerClaims(caller: Caller): string | undefined {
+  if (!caller.userId) return undefined;
+  return JSON.stringify({ role: "authenticated", ...caller.claims, sub: caller.userId });
+}
+
 /** `db`, whose failed statements throw {@link databaseError}s. */
-function maskingErrors(db: SqlQueryable): SqlQueryable {
+export function maskingErrors(db: SqlQueryable): SqlQueryable {
   return {
     query: <R>(text: string, params?: unknown[]) =>
       db.query<R>(text, params).catch((error) => {

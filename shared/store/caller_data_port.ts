@@ -1,6 +1,7 @@
 /**
  * The port for a caller's rights over their data: deleting a session,
- * deleting everything, and exporting everything, each only for that caller.
+ * deleting everything, and exporting everything — in pages, so an export of
+ * any size is read and sent with bounded memory — each only for that caller.
  */
 import type { Caller } from "../ports.ts";
 
@@ -20,7 +21,7 @@ export interface CallerDeletion extends SessionDeletion {
   memory: number;
 }
 
-/** Everything of a caller, as JSON (`export_chat_caller`'s document). */
+/** Everything of a caller, as one JSON document (`GET /mcp-loop/data`'s `data`). */
 export interface CallerExport {
   owner: string;
   exportedAt: string;
@@ -33,6 +34,27 @@ export interface CallerExport {
   toolCalls: Record<string, unknown>[];
 }
 
+/** The parts of an export that are lists, in the order the document holds them. */
+export const EXPORT_SECTIONS = [
+  "messages",
+  "sessionSummaries",
+  "loops",
+  "runs",
+  "toolCalls",
+] as const;
+
+/** A list of an export. */
+export type ExportSection = typeof EXPORT_SECTIONS[number];
+
+/** What an export starts with. */
+export type ExportHead = Pick<CallerExport, "owner" | "exportedAt" | "workingMemory">;
+
+/** Rows of a section in order, and where the next page starts (undefined: this was the last). */
+export interface ExportPage {
+  rows: Record<string, unknown>[];
+  next?: string;
+}
+
 /** Forgetting and export. */
 export interface CallerDataStore {
   /** Deletes one session; `keepRunning` spares runs still running (the asking run's own). */
@@ -43,6 +65,15 @@ export interface CallerDataStore {
   ): Promise<SessionDeletion>;
   /** Deletes everything of the caller. */
   deleteEverything(caller: Caller): Promise<CallerDeletion>;
-  /** Everything of the caller. */
-  exportEverything(caller: Caller): Promise<CallerExport>;
+  /** The start of the caller's export: their owner key, the time, their working memory. */
+  exportHead(caller: Caller): Promise<ExportHead>;
+  /**
+   * A page of `section` after `after` (a page's `next`; none: from the start): at most
+   * `limit` rows and about `maxBytes` of JSON, at least one row while any is left.
+   */
+  exportPage(
+    caller: Caller,
+    section: ExportSection,
+    page: { after?: string; limit: number; maxBytes: number },
+  ): Promise<ExportPage>;
 }

@@ -48,11 +48,11 @@ export async function readMigrationsToApply(directory: URL = MIGRATIONS_DIR): Pr
   } catch (error) {
     throw new AppError(
       "CONFIG_INVALID",
-      `MCP_LOOP_MIGRATE is on, but the migrations cannot be read from ${
+      `Migrating at start is on (option migrate), but the migrations cannot be read from ${
         directory.protocol === "file:" ? decodeURIComponent(directory.pathname) : directory.href
       } (${
         describeError(error)
-      }): apply them with \`supabase db push\` (or from a checkout of the project) and set MCP_LOOP_MIGRATE=false`,
+      }): apply them with \`supabase db push\` (or from a checkout of the project) and turn the option migrate off`,
       { cause: error },
     );
   }
@@ -81,7 +81,7 @@ export const SCHEMA_FUNCTIONS = [
   "chat_tsvector",
   "chat_uncommon_lexemes",
   "delete_chat_session",
-  "export_chat_caller",
+  "export_chat_page",
   "forget_chat_caller",
   "forget_session_summaries",
   "get_working_memory",
@@ -94,13 +94,13 @@ export const SCHEMA_FUNCTIONS = [
   "mark_chat_erasure",
   "match_chat_messages",
   "put_working_memory",
-  "record_mcp_events",
   "save_chat_turn",
   "save_session_summary",
   "scrub_mcp_events",
   "session_history",
   "sweep_mcp_runs",
   "take_caller_quota",
+  "write_mcp_events",
 ] as const;
 
 /**
@@ -109,6 +109,7 @@ export const SCHEMA_FUNCTIONS = [
  */
 export const SERVER_ONLY_FUNCTIONS: readonly (typeof SCHEMA_FUNCTIONS)[number][] = [
   "sweep_mcp_runs",
+  "write_mcp_events",
 ];
 
 /**
@@ -132,7 +133,7 @@ export async function assertSchema(sql: Sql): Promise<void> {
   if (!missing) return;
   throw new AppError(
     "DB_UNAVAILABLE",
-    `The database does not have this function's schema (missing: ${missing}): apply supabase/migrations/ with \`supabase db push\`, or set MCP_LOOP_MIGRATE=true where this process can read them`,
+    `The database does not have this function's schema (missing: ${missing}): apply supabase/migrations/ with \`supabase db push\`, or turn the option migrate on where this process can read them`,
     { details: { missing: missing.split(", ") } },
   );
 }

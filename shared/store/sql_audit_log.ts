@@ -11,14 +11,12 @@
  * ones: starting the next write the moment one ended kept the PGlite worker
  * at 33–37% of a core for 6,000 calls/s, waiting out the 20 ms at 16–21%.
  * Each `record` promise settles when its rows are committed; `flush` waits
- * for everything queued. On Supabase's edge runtime pending writes are kept
- * alive past the response with `EdgeRuntime.waitUntil`.
+ * for everything queued. Pending writes are handed to `keepAlive` (on
+ * Supabase's edge runtime, `EdgeRuntime.waitUntil`), so they outlive the response.
  */
-import { keepAlive } from "./keep_alive.ts";
 import type { AuditEvent, AuditLog, Caller, Sql } from "../ports.ts";
-import { asCaller } from "./as_caller.ts";
-import { eventToJson } from "./sql_conversation_store.ts";
-import { toSafeText } from "./sql_values.ts";
+import { databaseError } from "./as_caller.ts";
+import { auditParams, eventToJson, WRITE_AUDIT_ROWS } from "./audit_rows.ts";
 
 interface Pending {
   caller: Caller;
@@ -36,14 +34,21 @@ export class SqlAuditLog implements AuditLog {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The write in flight, if any (at most one). */
   #writing: Promise<void> | undefined;
+  readonly #keepAlive: (work: Promise<unknown>) => void;
 
   constructor(
     sql: Sql,
-    { maxBatch = 500, maxDelayMs = 20 }: { maxBatch?: number; maxDelayMs?: number } = {},
+    { maxBatch = 500, maxDelayMs = 20, keepAlive = () => {} }: {
+      maxBatch?: number;
+      maxDelayMs?: number;
+      /** Keeps the isolate up until the rows are written (the edge runtime's `waitUntil`). */
+      keepAlive?: (work: Promise<unknown>) => void;
+    } = {},
   ) {
     this.#sql = sql;
     this.#maxBatch = maxBatch;
     this.#maxDelayMs = maxDelayMs;
+    this.#keepAlive = keepAlive;
   }
 
   record(caller: Caller, events: AuditEvent[]): Promise<void> {
@@ -59,7 +64,7 @@ export class SqlAuditLog implements AuditLog {
         this.#startWrite();
       }, this.#maxDelayMs);
     }
-    keepAlive(written);
+    this.#keepAlive(written.catch(() => {}));
     return written;
   }
 
@@ -118,19 +123,12 @@ export class SqlAuditLog implements AuditLog {
     }
   }
 
+  /** The group's rows as the server, with the caller's verified identity (audit_rows.ts). */
   async #insert(group: Pending[]): Promise<void> {
     const { caller, events: [first] } = group[0];
     const rows = group.flatMap((pending) => pending.events.map(eventToJson));
-    await asCaller(
-      this.#sql,
-      caller,
-      (db) =>
-        db.query("select public.record_mcp_events($1, $2, $3, $4::jsonb)", [
-          caller.owner,
-          first.source,
-          first.sessionId === undefined ? null : toSafeText(first.sessionId),
-          `[${rows.join(",")}]`,
-        ]),
-    );
+    await this.#sql.query(WRITE_AUDIT_ROWS, auditParams(caller, first, rows)).catch((error) => {
+      throw databaseError(error);
+    });
   }
 }

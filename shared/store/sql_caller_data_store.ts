@@ -1,14 +1,16 @@
 /**
  * Forgetting and export on Postgres, through `delete_chat_session`,
- * `forget_chat_caller` and `export_chat_caller`, as the caller (a signed-in
- * user under row level security).
+ * `forget_chat_caller` and `export_chat_page` (an export in pages), as the
+ * caller (a signed-in user under row level security).
  */
 import type { Caller, Sql } from "../ports.ts";
 import { asCaller } from "./as_caller.ts";
 import type {
   CallerDataStore,
   CallerDeletion,
-  CallerExport,
+  ExportHead,
+  ExportPage,
+  ExportSection,
   SessionDeletion,
 } from "./caller_data_port.ts";
 import { parseDocument } from "./sql_conversation_store.ts";
@@ -57,14 +59,45 @@ export class SqlCallerDataStore implements CallerDataStore {
     return toCallerDeletion(row);
   }
 
-  async exportEverything(caller: Caller): Promise<CallerExport> {
-    const [row] = await asCaller(this.#sql, caller, (db) =>
-      db.query<{ document: unknown }>(
-        "select public.export_chat_caller($1) as document",
-        [caller.owner],
-      ));
-    return parseDocument(row?.document) as unknown as CallerExport;
+  async exportHead(caller: Caller): Promise<ExportHead> {
+    const [row] = await asCaller(
+      this.#sql,
+      caller,
+      (db) =>
+        db.query<ExportRow>("select cursor, item from public.export_chat_page($1, 'head')", [
+          caller.owner,
+        ]),
+    );
+    return parseDocument(row?.item) as unknown as ExportHead;
   }
+
+  async exportPage(
+    caller: Caller,
+    section: ExportSection,
+    { after, limit, maxBytes }: { after?: string; limit: number; maxBytes: number },
+  ): Promise<ExportPage> {
+    const rows = await asCaller(this.#sql, caller, (db) =>
+      db.query<ExportRow>(
+        "select cursor, item from public.export_chat_page($1, $2, $3, $4, $5)",
+        [caller.owner, section, after ?? null, limit, maxBytes],
+      ));
+    return toExportPage(rows);
+  }
+}
+
+/** A row of `export_chat_page`. */
+export interface ExportRow {
+  cursor: string | null;
+  item: unknown;
+}
+
+/** Rows of `export_chat_page` as a page: the items, and the last one's cursor. */
+export function toExportPage(rows: readonly ExportRow[]): ExportPage {
+  const last = rows.at(-1)?.cursor;
+  return {
+    rows: rows.map((row) => parseDocument(row.item)),
+    ...(last === undefined || last === null ? {} : { next: last }),
+  };
 }
 
 /** A deletion row as the port reports it. */

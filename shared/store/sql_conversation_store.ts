@@ -1,10 +1,10 @@
 /**
  * The conversation store on Postgres + pgvector, through the SQL functions of
  * `supabase/migrations/` (`load_chat_context`, `save_chat_turn`): one round
- * trip to read a turn's context, one atomic statement to store the turn.
+ * trip to read a turn's context, one atomic statement to store the turn — its
+ * messages as the caller, then its audit rows as the server (audit_rows.ts).
  */
 import type {
-  AuditEvent,
   Caller,
   ConversationContext,
   ConversationStore,
@@ -15,8 +15,9 @@ import type {
   StoredMessage,
 } from "../ports.ts";
 import { textSearchConfigFor } from "../text/text_search_config.ts";
-import { asCaller } from "./as_caller.ts";
-import { toIso, toJsonb, toSafeText, toVectorLiteral } from "./sql_values.ts";
+import { asCaller, callerClaims, maskingErrors } from "./as_caller.ts";
+import { auditParams, eventToJson } from "./audit_rows.ts";
+import { toIso, toSafeText, toVectorLiteral } from "./sql_values.ts";
 
 /** How much memory a turn loads, and how matches are ranked. */
 export interface MemoryOptions {
@@ -105,22 +106,17 @@ export class SqlConversationStore implements ConversationStore {
   async saveTurn(
     { caller, sessionId, userMessage, assistantMessage, events, runId }: SaveTurnInput,
   ): Promise<void> {
-    const eventsJson = `[${events.map(eventToJson).join(",")}]`;
-    await asCaller(this.#sql, caller, (db) =>
-      db.query(
-        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb, $8::uuid, $9)",
-        [
-          toSafeText(sessionId),
-          caller.owner,
-          toSafeText(userMessage.content),
-          toVectorLiteral(userMessage.embedding),
-          userMessage.embeddingModel,
-          assistantMessage ? toSafeText(assistantMessage.content) : null,
-          eventsJson,
-          runId ?? null,
-          textSearchConfigFor(userMessage.content, this.#options.textSearchConfig),
-        ],
-      ));
+    const claims = callerClaims(caller);
+    await maskingErrors(this.#sql).query(saveTurnStatement({ asUser: claims !== undefined }), [
+      ...auditParams(caller, { source: "loop", sessionId }, events.map(eventToJson)),
+      toSafeText(userMessage.content),
+      toVectorLiteral(userMessage.embedding),
+      userMessage.embeddingModel,
+      assistantMessage ? toSafeText(assistantMessage.content) : null,
+      runId ?? null,
+      textSearchConfigFor(userMessage.content, this.#options.textSearchConfig),
+      ...(claims === undefined ? [] : [claims]),
+    ]);
   }
 
   async listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]> {
@@ -200,11 +196,28 @@ export function parseDocument(value: unknown): Record<string, unknown> {
     : {};
 }
 
-/** One audit event as the JSON object `save_chat_turn` and `mcp_events` expect. */
-export function eventToJson(event: AuditEvent): string {
-  // The tool name too: a planner or a client may name a tool that does not exist, with any text.
-  return `{"request_id":${toJsonb(event.requestId ?? null)},"tool":${toJsonb(event.tool, 200)},` +
-    `"input":${toJsonb(event.input)},"output":${toJsonb(event.output)},` +
-    `"success":${event.success},"error":${toJsonb(event.error ?? null)},` +
-    `"duration_ms":${Number.isFinite(event.durationMs) ? event.durationMs : 0}}`;
+/**
+ * One turn in one statement, so in one implicit transaction: the messages through
+ * `save_chat_turn` as the caller — a signed-in user's as `authenticated` with their
+ * claims, set by the subquery that feeds the call, so row level security applies —
+ * then, if the turn was stored (not already, not erased), its audit rows through
+ * `write_mcp_events`, which runs as its owner. Parameters: $1–$5 as in
+ * `auditParams` (user id, owner, source, session, rows), then the user's message,
+ * its vector and model, the reply, the run, the text search configuration, and for
+ * a user their claims ($12). The role and claims are transaction-local: they end
+ * with the statement. The outer query must read `turn` whatever the parameters:
+ * a filter the planner can fold to false (say, "no events") would skip the CTE,
+ * and with it the turn.
+ */
+export function saveTurnStatement({ asUser }: { asUser: boolean }): string {
+  const asCallerRole = asUser
+    ? `from (select set_config('role', 'authenticated', true),
+                    set_config('request.jwt.claims', $12, true) offset 0) as caller`
+    : "";
+  return `with turn as materialized (
+      select public.save_chat_turn($4, $2, $6, $7::vector, $8, $9, $10::uuid, $11) as id
+      ${asCallerRole}
+    )
+    select public.write_mcp_events($1::uuid, $2, $3, $4, $5::jsonb)
+    from turn where turn.id is not null`;
 }

@@ -77,6 +77,8 @@ export interface InvokeContext {
   source: "loop" | "mcp";
   sessionId?: string;
   requestId?: string;
+  /** The durable run the call belongs to, if any. */
+  runId?: string;
   logger: Logger;
   services?: ToolServices;
   /** What the loop gives a tool besides its args. */
@@ -248,6 +250,7 @@ function audit(outcome: ToolOutcome, ctx: InvokeContext): void {
     durationMs: outcome.durationMs,
     sessionId: ctx.sessionId,
     requestId: ctx.requestId,
+    ...(ctx.runId ? { runId: ctx.runId } : {}),
   }]).catch((error) => {
     logger.error("could not write the audit row of a tool call", {
       tool,

@@ -58,7 +58,7 @@ export function createMemoryTools(
         }
         if (args.fact !== undefined && !shape.hasFacts) {
           throw new Error(
-            "This working memory has no facts list (MCP_LOOP_WORKING_MEMORY_SCHEMA); set its fields with memory instead",
+            "This working memory has no facts list (option workingMemorySchema); set its fields with memory instead",
           );
         }
         const { document, changed } = await updateMemory(

@@ -54,7 +54,7 @@ Deno.test("a long text that spells <|endoftext|> is cut and embedded as ordinary
     assert.ok(sent.includes("<|endoftext|>") && text.startsWith(sent));
   }));
 
-Deno.test("MCP_LOOP_EMBEDDING_MAX_TOKENS's limit is applied instead of the model's", () =>
+Deno.test("the option models.embeddingMaxTokens's limit is applied instead of the model's", () =>
   withEmbedder(async (server, client) => {
     await new OpenAiEmbedder(client, { maxInputTokens: 100 }).embed([LONG]);
     const sent = (server.embeddingRequests[0].body.input as string[])[0];

@@ -159,7 +159,7 @@ Deno.test("a reasoning model that spends its whole budget reasoning fails saying
       (e) => {
         assert.ok(isAppError(e));
         assert.match(e.message, /budget of 100 tokens \(100 on reasoning\)/);
-        assert.match(e.message, /raise MCP_LOOP_REASONING_TOKENS/);
+        assert.match(e.message, /raise the option models\.reasoningTokens/);
         return true;
       },
     );

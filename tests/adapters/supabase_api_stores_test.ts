@@ -20,6 +20,8 @@ import { USER_A, USER_B, userClaims } from "../auth/test_tokens.ts";
 import { postgrestRpc } from "../fakes/postgrest_rpc.ts";
 import { migratedSupabasePglite } from "../support/supabase_shape.ts";
 import { conversationStoreSuite, type FullStore } from "../store/conversation_store_suite.ts";
+import { memoryDataSuite } from "../store/memory_data_suite.ts";
+import type { MemoryOptions } from "../../shared/store/sql_conversation_store.ts";
 
 const URL_ = "https://abcdefghijklmnopqrst.supabase.co";
 const KEYS = {
@@ -40,10 +42,11 @@ const BOB = withToken({ userId: USER_B, owner: `user:${USER_B}` });
 async function api() {
   const { sql } = await migratedSupabasePglite();
   const fake = postgrestRpc(sql, KEYS);
-  return { ...fake, options: { url: URL_, ...KEYS, fetch: fake.fetch } };
+  // The server's own connection, for what PostgREST must not write (audit rows).
+  return { ...fake, options: { url: URL_, ...KEYS, fetch: fake.fetch, sql } };
 }
 
-conversationStoreSuite("Supabase API store over PostgREST on PGlite", async (memory) => {
+const makeStore = async (memory?: Partial<MemoryOptions>) => {
   const { options } = await api();
   const conversations = new SupabaseConversationStore({ ...options, memory });
   const stores = new SupabaseMemoryStores(options);
@@ -61,10 +64,13 @@ conversationStoreSuite("Supabase API store over PostgREST on PGlite", async (mem
     deleteSession: (caller, sessionId, opts) =>
       stores.deleteSession(withToken(caller), sessionId, opts),
     deleteEverything: (caller) => stores.deleteEverything(withToken(caller)),
-    exportEverything: (caller) => stores.exportEverything(withToken(caller)),
+    exportHead: (caller) => stores.exportHead(withToken(caller)),
+    exportPage: (caller, section, page) => stores.exportPage(withToken(caller), section, page),
   };
   return store;
-});
+};
+conversationStoreSuite("Supabase API store over PostgREST on PGlite", makeStore);
+memoryDataSuite("Supabase API store over PostgREST on PGlite", makeStore);
 
 Deno.test("compaction through the API: a signed-in user's summary is stored, read back, and hers alone", async () => {
   const { options, calls } = await api();

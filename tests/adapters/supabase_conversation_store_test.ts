@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import { SupabaseConversationStore } from "../../shared/adapters/supabase/supabase_conversation_store.ts";
 import { isAppError } from "../../shared/errors.ts";
-import { ANONYMOUS, type Caller } from "../../shared/ports.ts";
+import { ANONYMOUS, type Caller, type SqlQueryable } from "../../shared/ports.ts";
 import { recordingFetch } from "../fakes/recording_fetch.ts";
 
 const URL_ = "https://project.supabase.co";
@@ -11,6 +11,23 @@ const USER: Caller = {
   owner: "user:6f1c1b0e-8a4f-4f3e-9d55-0c3a1f7b2e11",
   token: "user.jwt.token",
 };
+
+/** The server's database for stores that must not touch it (only a stored turn's audit rows do). */
+const noSql: SqlQueryable = {
+  query: () => Promise.reject(new Error("this test expects no statement on the database")),
+};
+
+/** A mock database that records the statements it is sent. */
+function recordingSql() {
+  const statements: { text: string; params: unknown[] }[] = [];
+  const sql: SqlQueryable = {
+    query: <T>(text: string, params: unknown[] = []) => {
+      statements.push({ text, params });
+      return Promise.resolve([] as T[]);
+    },
+  };
+  return { sql, statements };
+}
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -50,7 +67,12 @@ Deno.test("loadContext calls load_chat_context as the user, with the vector as a
       },
     ])
   );
-  const store = new SupabaseConversationStore({ url: URL_, publishableKey: "anon-key", fetch });
+  const store = new SupabaseConversationStore({
+    url: URL_,
+    publishableKey: "anon-key",
+    fetch,
+    sql: noSql,
+  });
   const context = await store.loadContext({
     caller: USER,
     sessionId: "s",
@@ -105,32 +127,46 @@ Deno.test("loadContext calls load_chat_context as the user, with the vector as a
   assert.equal(context.recentMessages[0].createdAt, "2026-01-01T00:00:00.000Z");
 });
 
-Deno.test("saveTurn sends the turn and its audit rows to save_chat_turn in one call", async () => {
+const TURN = {
+  caller: USER,
+  sessionId: "s",
+  userMessage: { content: "hi", embedding: hashingVector("hi"), embeddingModel: "hashing-v1" },
+  assistantMessage: { content: "hello" },
+  events: [{
+    source: "loop" as const,
+    tool: "t",
+    input: { a: 1 },
+    output: "ok",
+    success: true,
+    durationMs: 2,
+    requestId: "r",
+  }],
+};
+
+Deno.test("saveTurn sends the messages to save_chat_turn as the user, and writes the audit rows as the server", async () => {
   const { fetch, requests } = recordingFetch(() => json("5c3b2a10-0000-4000-8000-000000000000"));
-  const store = new SupabaseConversationStore({ url: URL_, publishableKey: "anon-key", fetch });
-  await store.saveTurn({
-    caller: USER,
-    sessionId: "s",
-    userMessage: { content: "hi", embedding: hashingVector("hi"), embeddingModel: "hashing-v1" },
-    assistantMessage: { content: "hello" },
-    events: [{
-      source: "loop",
-      tool: "t",
-      input: { a: 1 },
-      output: "ok",
-      success: true,
-      durationMs: 2,
-      requestId: "r",
-    }],
+  const { sql, statements } = recordingSql();
+  const store = new SupabaseConversationStore({
+    url: URL_,
+    publishableKey: "anon-key",
+    fetch,
+    sql,
   });
+  await store.saveTurn(TURN);
   assert.equal(requests.length, 1);
   assert.equal(requests[0].url, `${URL_}/rest/v1/rpc/save_chat_turn`);
+  assert.equal(requests[0].headers.authorization, `Bearer ${USER.token}`);
   const body = requests[0].body as Record<string, unknown>;
   assert.equal(body.p_caller, USER.owner);
   assert.equal(body.p_user_content, "hi");
   assert.equal(body.p_assistant_content, "hello");
   assert.equal(body.p_text_config, "simple");
-  assert.deepEqual(body.p_events, [
+  assert.equal("p_events" in body, false, "nothing PostgREST exposes writes audit rows");
+  assert.equal(statements.length, 1);
+  assert.match(statements[0].text, /write_mcp_events/);
+  const [userId, owner, source, session, rows] = statements[0].params;
+  assert.deepEqual([userId, owner, source, session], [USER.userId, USER.owner, "loop", "s"]);
+  assert.deepEqual(JSON.parse(rows as string), [
     {
       request_id: "r",
       tool: "t",
@@ -143,6 +179,19 @@ Deno.test("saveTurn sends the turn and its audit rows to save_chat_turn in one c
   ]);
 });
 
+Deno.test("saveTurn writes no audit rows for a turn that was not stored (stored before, or erased)", async () => {
+  const { fetch } = recordingFetch(() => json(null));
+  const { sql, statements } = recordingSql();
+  const store = new SupabaseConversationStore({
+    url: URL_,
+    publishableKey: "anon-key",
+    fetch,
+    sql,
+  });
+  await store.saveTurn({ ...TURN, runId: "5c3b2a10-0000-4000-8000-0000000000aa" });
+  assert.deepEqual(statements, []);
+});
+
 Deno.test("anonymous callers go through the secret key, or are refused without one", async () => {
   const { fetch, requests } = recordingFetch(() => json([]));
   const store = new SupabaseConversationStore({
@@ -150,6 +199,7 @@ Deno.test("anonymous callers go through the secret key, or are refused without o
     publishableKey: "anon-key",
     secretKey: "service-key",
     fetch,
+    sql: noSql,
   });
   await store.loadContext({
     caller: ANONYMOUS,
@@ -158,7 +208,12 @@ Deno.test("anonymous callers go through the secret key, or are refused without o
     embeddingModel: "m",
   });
   assert.equal(requests[0].headers.apikey, "service-key");
-  const noSecret = new SupabaseConversationStore({ url: URL_, publishableKey: "anon-key", fetch });
+  const noSecret = new SupabaseConversationStore({
+    url: URL_,
+    publishableKey: "anon-key",
+    fetch,
+    sql: noSql,
+  });
   await assert.rejects(
     noSecret.loadContext({
       caller: ANONYMOUS,
@@ -179,7 +234,12 @@ Deno.test("an API error becomes DB_UNAVAILABLE with PostgREST's message", async 
       hint: null,
     }, 404)
   );
-  const store = new SupabaseConversationStore({ url: URL_, publishableKey: "anon-key", fetch });
+  const store = new SupabaseConversationStore({
+    url: URL_,
+    publishableKey: "anon-key",
+    fetch,
+    sql: noSql,
+  });
   await assert.rejects(
     store.loadContext({ caller: USER, sessionId: "s", embedding: [1], embeddingModel: "m" }),
     (e) => {

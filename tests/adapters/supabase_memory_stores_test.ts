@@ -40,7 +40,11 @@ Deno.test("forgetting and export call their SQL functions and report the counts"
   const replies = [
     json([{ messages: 4, runs: 1, summaries: 0, audit_rows: 2 }]),
     json([{ messages: 9, runs: 2, summaries: 1, audit_rows: 3, loops: 1, memory: 1 }]),
-    json({ owner: USER.owner, messages: [], workingMemory: null }),
+    json([{ cursor: null, item: { owner: USER.owner, exportedAt: "t", workingMemory: null } }]),
+    json([{ cursor: "7 s1", item: { id: "m1", content: "hi" } }, {
+      cursor: "9 s1",
+      item: { id: "m2", content: "there" },
+    }]),
   ];
   const { fetch, requests } = recordingFetch(() => replies.shift()!);
   const stores = new SupabaseMemoryStores({ url: URL_, publishableKey: "anon-key", fetch });
@@ -58,11 +62,22 @@ Deno.test("forgetting and export call their SQL functions and report the counts"
     loops: 1,
     memory: 1,
   });
-  assert.equal((await stores.exportEverything(USER)).owner, USER.owner);
+  assert.equal((await stores.exportHead(USER)).owner, USER.owner);
+  assert.deepEqual(
+    await stores.exportPage(USER, "messages", { after: "5 s1", limit: 2, maxBytes: 1000 }),
+    { rows: [{ id: "m1", content: "hi" }, { id: "m2", content: "there" }], next: "9 s1" },
+  );
   assert.deepEqual(requests.map((r) => [r.url.replace(`${URL_}/rest/v1/rpc/`, ""), r.body]), [
     ["delete_chat_session", { p_session_id: "s1", p_owner: USER.owner, p_keep_running: true }],
     ["forget_chat_caller", { p_owner: USER.owner }],
-    ["export_chat_caller", { p_owner: USER.owner }],
+    ["export_chat_page", { p_owner: USER.owner, p_section: "head" }],
+    ["export_chat_page", {
+      p_owner: USER.owner,
+      p_section: "messages",
+      p_after: "5 s1",
+      p_limit: 2,
+      p_max_bytes: 1000,
+    }],
   ]);
 });
 
@@ -70,7 +85,7 @@ Deno.test("an anonymous caller without the secret key is refused before any requ
   const { fetch, requests } = recordingFetch(() => json([]));
   const stores = new SupabaseMemoryStores({ url: URL_, publishableKey: "anon-key", fetch });
   await assert.rejects(
-    stores.exportEverything(ANONYMOUS),
+    stores.exportHead(ANONYMOUS),
     (e) => isAppError(e) && e.code === "UNAUTHORIZED",
   );
   assert.equal(requests.length, 0);

@@ -15,25 +15,26 @@ import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { servePglite } from "../support/pglite_socket.ts";
 import { type ShapedDatabase, supabaseShapedPglite } from "../support/supabase_shape.ts";
 import { post, validBody } from "../support/test_app.ts";
+import type { ConfigOptions } from "../../shared/config/config_options.ts";
 
 let database: Promise<ShapedDatabase> | undefined;
 /** One Supabase-shaped PGlite for this file, without the migrations until a test applies them. */
 const unmigrated = () => database ??= supabaseShapedPglite();
 
 /** The settings of a function deployed on Supabase whose DATABASE_URL is `url`. */
-const deployed = (url: string, env: Record<string, string> = {}) =>
+const deployed = (url: string, options: ConfigOptions = {}, env: Record<string, string> = {}) =>
   loadConfig({
     SUPABASE_URL: "https://abcdefghijklmnopqrst.supabase.co",
     DATABASE_URL: url,
     MCP_LOOP_REQUIRE_AUTH: "false",
     MCP_LOOP_LOG_LEVEL: "silent",
     ...env,
-  });
+  }, { options });
 
-Deno.test("MCP_LOOP_MIGRATE=true where supabase/migrations/ cannot be read is a configuration error saying what to do", async () => {
+Deno.test("the option migrate on where supabase/migrations/ cannot be read is a configuration error saying what to do", async () => {
   const served = await servePglite((await unmigrated()).db);
   try {
-    const config = deployed(served.url, { MCP_LOOP_MIGRATE: "true" });
+    const config = deployed(served.url, { migrate: true });
     await assert.rejects(
       openDatabase(config, new RecordingLogger(), {
         migrationsDir: new URL("file:///nonexistent/bundle/supabase/migrations/"),
@@ -41,9 +42,9 @@ Deno.test("MCP_LOOP_MIGRATE=true where supabase/migrations/ cannot be read is a 
       (error) => {
         assert.ok(isAppError(error));
         assert.equal(error.code, "CONFIG_INVALID");
-        assert.match(error.message, /MCP_LOOP_MIGRATE is on, but the migrations cannot be read/);
+        assert.match(error.message, /option migrate\), but the migrations cannot be read/);
         assert.match(error.message, /\/nonexistent\/bundle\/supabase\/migrations\//);
-        assert.match(error.message, /supabase db push.*MCP_LOOP_MIGRATE=false/);
+        assert.match(error.message, /supabase db push.*turn the option migrate off/);
         return true;
       },
     );
@@ -87,7 +88,7 @@ Deno.test("a function on Supabase opens at most 2 connections per instance, howe
   await applyMigrations(shaped.sql);
   for (const [env, most] of [[{}, 2], [{ MCP_LOOP_DB_MAX_CONNECTIONS: "1" }, 1]] as const) {
     const served = await servePglite(shaped.db);
-    const sql = await openDatabase(deployed(served.url, env), new RecordingLogger());
+    const sql = await openDatabase(deployed(served.url, {}, env), new RecordingLogger());
     try {
       await Promise.all(Array.from({ length: 8 }, (_, i) => sql.query("select $1::int as i", [i])));
       assert.equal(served.connections(), most);

@@ -25,9 +25,7 @@ Deno.test("with MCP_LOOP_STORE=supabase a long session is compacted through the 
     SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: KEYS.publishableKey }),
     SUPABASE_SECRET_KEYS: JSON.stringify({ default: KEYS.secretKey }),
     MCP_LOOP_API_KEYS: "alice=alice-key-0123456789abcdef",
-    MCP_LOOP_RECENT_LIMIT: "2",
-    MCP_LOOP_COMPACT_AFTER_TOKENS: "40",
-  });
+  }, { options: { memory: { recentLimit: 2 }, compaction: { afterTokens: 40 } } });
   const app = createApp(config, {
     sql,
     runs: new MemoryRunStore(),

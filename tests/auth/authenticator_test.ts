@@ -199,7 +199,7 @@ Deno.test("a user token with a custom role (an access-token hook) is still that 
   await refused(auth(bearer(noAudience)), "TOKEN_AUDIENCE_INVALID");
 });
 
-Deno.test("a token without exp is refused, and MCP_LOOP_JWT_ISSUER pins the issuer", async () => {
+Deno.test("a token without exp is refused, and the option auth.jwtIssuer pins the issuer", async () => {
   const auth = createAuthenticator({
     jwtSecret: SECRET,
     issuer: "https://abcd.supabase.co/auth/v1",

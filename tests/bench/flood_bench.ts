@@ -29,7 +29,7 @@ const PHASES: Phase[] = [
 const LIMITS_OFF = {
   MCP_LOOP_CALLER_CONCURRENCY: "0",
   MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "0",
-  MCP_LOOP_CALLER_BYTES_PER_MINUTE: "0",
+  MCP_LOOP_TEST_SERVE: JSON.stringify({ options: { http: { callerBytesPerMinute: 0 } } }),
 };
 
 async function startServer(limits: Phase["limits"]) {
@@ -43,7 +43,7 @@ async function startServer(limits: Phase["limits"]) {
       ...(limits === "off" ? LIMITS_OFF : {
         MCP_LOOP_CALLER_CONCURRENCY: "",
         MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "",
-        MCP_LOOP_CALLER_BYTES_PER_MINUTE: "",
+        MCP_LOOP_TEST_SERVE: "{}",
       }),
       MCP_LOOP_API_KEYS: `alice=${ALICE}, bob=${BOB}`,
       MCP_LOOP_MAX_BODY_BYTES: "2000000",

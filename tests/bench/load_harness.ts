@@ -29,14 +29,14 @@ export type ServerCommand = (port: number) => { args: string[]; env?: Record<str
 /** `functions/mcp-loop/index.ts` as `deno task start` runs it (in-memory PGlite unless `env` says otherwise). */
 export function functionCommand(env: Record<string, string> = {}): ServerCommand {
   return (port) => ({
-    args: ["run", ...START_FLAGS, "-A", `${ROOT}functions/mcp-loop/index.ts`],
+    args: ["run", ...START_FLAGS, "-A", `${ROOT}tests/support/serve_with_options.ts`],
     env: {
       MCP_LOOP_DATA_DIR: "memory://",
       MCP_LOOP_LOG_LEVEL: "error",
       // The load comes from one caller: the per-caller limits would be what is measured.
       MCP_LOOP_CALLER_CONCURRENCY: "0",
       MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "0",
-      MCP_LOOP_CALLER_BYTES_PER_MINUTE: "0",
+      MCP_LOOP_TEST_SERVE: JSON.stringify({ options: { http: { callerBytesPerMinute: 0 } } }),
       ...env,
       PORT: String(port),
     },

@@ -5,7 +5,6 @@
  * JSON-answering transport, a server per request either way), no
  * authentication, logging or audit. Listens on `PORT`; `GET` answers "ok".
  */
-import "../../shared/app/zod_tuning.ts";
 import {
   createMcpHandler,
   Server,

@@ -12,7 +12,7 @@ import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { applyMigrations } from "../../shared/store/migrations.ts";
-import { eventToJson } from "../../shared/store/sql_conversation_store.ts";
+import { eventToJson } from "../../shared/store/audit_rows.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { type BenchResult, measure } from "./harness.ts";
@@ -218,9 +218,9 @@ export async function storeBenchmarks(): Promise<BenchResult[]> {
       requestId: crypto.randomUUID(),
     }));
   const audit = await measure(
-    "100 MCP audit rows in one record_mcp_events (a batch)",
+    "100 MCP audit rows in one write_mcp_events (a batch)",
     () =>
-      sql.query("select public.record_mcp_events('anonymous', 'mcp', null, $1::jsonb)", [
+      sql.query("select public.write_mcp_events(null, 'anonymous', 'mcp', null, $1::jsonb)", [
         `[${auditRows.join(",")}]`,
       ]),
     { iterations: 200, warmup: 20 },

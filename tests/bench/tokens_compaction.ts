@@ -94,7 +94,7 @@ async function promptAfter(count: number, compact: boolean) {
 /** The table. */
 export async function compactionTable(): Promise<string> {
   const rows = [
-    "The next request's round-1 planner prompt (messages only) in a long session (recent window 10, MCP_LOOP_COMPACT_AFTER_TOKENS 2000, MCP_LOOP_SUMMARY_TOKENS 400, extractive summary):",
+    "The next request's round-1 planner prompt (messages only) in a long session (recent window 10, compaction.afterTokens 2000, compaction.summaryTokens 400, extractive summary):",
     "",
     "| stored messages | without compaction | with compaction | the summary in it (its context field) |",
     "|---:|---:|---:|---:|",

@@ -22,27 +22,27 @@ Deno.test("DATABASE_URL wins over SUPABASE_DB_URL; Supabase's own URL skips migr
   assert.equal(supabase.database.kind, "postgres");
   assert.equal(supabase.migrate, false);
   assert.equal(
-    loadConfig({ SUPABASE_DB_URL: "postgres://b/db", MCP_LOOP_MIGRATE: "true" }).migrate,
+    loadConfig({ SUPABASE_DB_URL: "postgres://b/db" }, { options: { migrate: true } }).migrate,
     true,
   );
 });
 
-Deno.test("every bad value is reported at once, naming its variable", () => {
+Deno.test("every bad value is reported at once, naming its variable or option", () => {
   assert.throws(
     () =>
       loadConfig({
         PORT: "eighty",
         MCP_LOOP_DEADLINE_MS: "5",
-        MCP_LOOP_UNKNOWN_TOOL: "explode",
-        MCP_LOOP_MAX_ROUNDS: "6",
-      }),
+        MCP_LOOP_APPROVAL: "sometimes",
+      }, { options: { loop: { maxRounds: 6, stepTimeoutMs: 2.5 } } }),
     (error) => {
       assert.ok(isAppError(error));
       assert.equal(error.code, "CONFIG_INVALID");
       assert.match(error.message, /PORT must be an integer from 0 to 65535; got "eighty"/);
       assert.match(error.message, /MCP_LOOP_DEADLINE_MS must be an integer from 100/);
-      assert.match(error.message, /MCP_LOOP_MAX_ROUNDS must be an integer from 1 to 5; got "6"/);
-      assert.match(error.message, /MCP_LOOP_UNKNOWN_TOOL must be one of skip, fail/);
+      assert.match(error.message, /MCP_LOOP_APPROVAL must be one of none, destructive, writes/);
+      assert.match(error.message, /option loop\.maxRounds must be an integer from 1 to 5; got 6/);
+      assert.match(error.message, /option loop\.stepTimeoutMs must be an integer from 10/);
       return true;
     },
   );
@@ -109,9 +109,10 @@ Deno.test("the JWKS URL is derived from SUPABASE_URL unless MCP_LOOP_JWKS_URL na
   assert.throws(() => loadConfig({ SUPABASE_URL: "abc.supabase.co" }), /SUPABASE_URL must be/);
 });
 
-Deno.test('user tokens must be meant for the audience "authenticated" unless MCP_LOOP_JWT_AUDIENCE says otherwise', () => {
+Deno.test('user tokens must be meant for the audience "authenticated" unless the option auth.jwtAudience says otherwise', () => {
   assert.equal(loadConfig({}).auth.audience, "authenticated");
-  assert.equal(loadConfig({ MCP_LOOP_JWT_AUDIENCE: "my-api" }).auth.audience, "my-api");
+  const options = { auth: { jwtAudience: "my-api" } };
+  assert.equal(loadConfig({}, { options }).auth.audience, "my-api");
 });
 
 Deno.test("SUPABASE_JWKS is read as a key set, and refused when it is not one", () => {
@@ -216,12 +217,11 @@ Deno.test("hybrid retrieval and working memory read their settings, and refuse b
     "preferences",
   ]);
   const schema = { type: "object", properties: { name: { type: "string" } } };
-  const set = loadConfig({
-    MCP_LOOP_FULL_TEXT_WEIGHT: "0.5",
-    MCP_LOOP_SEMANTIC_WEIGHT: "2",
-    MCP_LOOP_RRF_K: "20",
-    MCP_LOOP_TEXT_SEARCH_CONFIG: "english",
-    MCP_LOOP_WORKING_MEMORY_SCHEMA: JSON.stringify(schema),
+  const set = loadConfig({}, {
+    options: {
+      memory: { fullTextWeight: 0.5, semanticWeight: 2, rrfK: 20, textSearchConfig: "english" },
+      workingMemorySchema: schema,
+    },
   });
   assert.deepEqual(
     [set.memory.fullTextWeight, set.memory.semanticWeight, set.memory.rrfK],
@@ -231,21 +231,18 @@ Deno.test("hybrid retrieval and working memory read their settings, and refuse b
   assert.deepEqual(set.workingMemorySchema, schema);
   assert.throws(
     () =>
-      loadConfig({
-        MCP_LOOP_RRF_K: "0",
-        MCP_LOOP_TEXT_SEARCH_CONFIG: "english; drop table x",
-        MCP_LOOP_WORKING_MEMORY_SCHEMA: '{"type":"array"}',
+      loadConfig({}, {
+        options: {
+          memory: { rrfK: 0, textSearchConfig: "english; drop table x" },
+          workingMemorySchema: { type: "array" },
+        },
       }),
     (error) => {
       assert.ok(isAppError(error));
-      assert.match(error.message, /MCP_LOOP_RRF_K must be an integer from 1 to 1000/);
-      assert.match(error.message, /MCP_LOOP_TEXT_SEARCH_CONFIG must name a Postgres text search/);
-      assert.match(error.message, /MCP_LOOP_WORKING_MEMORY_SCHEMA must describe an object/);
+      assert.match(error.message, /option memory\.rrfK must be an integer from 1 to 1000/);
+      assert.match(error.message, /option memory\.textSearchConfig must name a Postgres text/);
+      assert.match(error.message, /option workingMemorySchema must describe an object/);
       return true;
     },
-  );
-  assert.throws(
-    () => loadConfig({ MCP_LOOP_WORKING_MEMORY_SCHEMA: "{not json" }),
-    /MCP_LOOP_WORKING_MEMORY_SCHEMA must be a JSON Schema/,
   );
 });

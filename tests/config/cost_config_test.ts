@@ -3,16 +3,19 @@ import { loadConfig } from "../../shared/config/config.ts";
 import { MCPRequest } from "../../shared/contracts.ts";
 import { DEFAULT_PRICES } from "../../shared/loop/prices.ts";
 
-Deno.test("no budget and the default prices unless set; MCP_LOOP_PRICES adds and replaces models", () => {
+Deno.test("no budget and the default prices unless set; the option costs.prices adds and replaces models", () => {
   const plain = loadConfig({}).costs;
   assert.deepEqual(plain, { prices: DEFAULT_PRICES, maxTokens: undefined, maxCostUsd: undefined });
-  const set = loadConfig({
-    MCP_LOOP_MAX_TOKENS: "20000",
-    MCP_LOOP_MAX_COST_USD: "0.05",
-    MCP_LOOP_PRICES: JSON.stringify({
-      "llama3.1": { input: 0, output: 0 },
-      "gpt-4o": { input: 2, cachedInput: 1, output: 8 },
-    }),
+  const set = loadConfig({ MCP_LOOP_MAX_COST_USD: "0.05" }, {
+    options: {
+      costs: {
+        maxTokens: 20_000,
+        prices: {
+          "llama3.1": { input: 0, output: 0 },
+          "gpt-4o": { input: 2, cachedInput: 1, output: 8 },
+        },
+      },
+    },
   }).costs;
   assert.equal(set.maxTokens, 20_000);
   assert.equal(set.maxCostUsd, 0.05);
@@ -24,14 +27,14 @@ Deno.test("no budget and the default prices unless set; MCP_LOOP_PRICES adds and
 Deno.test("bad cost settings stop start-up, each named", () => {
   assert.throws(
     () =>
-      loadConfig({
-        MCP_LOOP_MAX_TOKENS: "ten",
-        MCP_LOOP_MAX_COST_USD: "-1",
-        MCP_LOOP_PRICES: '{"gpt-4o": {"input": "cheap"}}',
+      loadConfig({ MCP_LOOP_MAX_COST_USD: "-1" }, {
+        options: {
+          costs: { maxTokens: 10.5, prices: { "gpt-4o": { input: "cheap" as never } } },
+        },
       }),
     (error: Error) =>
-      /MCP_LOOP_MAX_TOKENS/.test(error.message) && /MCP_LOOP_MAX_COST_USD/.test(error.message) &&
-      /MCP_LOOP_PRICES/.test(error.message),
+      /option costs\.maxTokens/.test(error.message) &&
+      /MCP_LOOP_MAX_COST_USD/.test(error.message) && /option costs\.prices/.test(error.message),
   );
 });
 

@@ -19,7 +19,7 @@ Deno.test("DATABASE_URL on Supabase (the pooler) leaves migrations to supabase d
   assert.equal(loadConfig(deployed).database.kind, "postgres");
   assert.equal(loadConfig(deployed).migrate, false);
   // Under the edge runtime, whatever else is set.
-  assert.equal(loadConfig({ DATABASE_URL: POOLER }, { edgeRuntime: true }).migrate, false);
+  assert.equal(loadConfig({ DATABASE_URL: POOLER }, { runtime: "edge" }).migrate, false);
   // Off Supabase, a Postgres of one's own is migrated as before; PGlite always is.
   assert.equal(loadConfig({ DATABASE_URL: "postgres://me@localhost/app" }).migrate, true);
   assert.equal(loadConfig({ SUPABASE_URL: "https://abc.supabase.co" }).migrate, true);
@@ -27,17 +27,17 @@ Deno.test("DATABASE_URL on Supabase (the pooler) leaves migrations to supabase d
 
 Deno.test("on the edge runtime, migrations asked for and PGlite are configuration errors saying what to do", () => {
   assert.throws(
-    () => loadConfig({ DATABASE_URL: POOLER, MCP_LOOP_MIGRATE: "true" }, { edgeRuntime: true }),
+    () => loadConfig({ DATABASE_URL: POOLER }, { runtime: "edge", options: { migrate: true } }),
     (error) => {
       assert.ok(isAppError(error));
       assert.equal(error.code, "CONFIG_INVALID");
-      assert.match(error.message, /MCP_LOOP_MIGRATE=true cannot work on Supabase's edge runtime/);
+      assert.match(error.message, /option migrate cannot work on Supabase's edge runtime/);
       assert.match(error.message, /supabase db push/);
       return true;
     },
   );
   assert.throws(
-    () => loadConfig({}, { edgeRuntime: true }),
+    () => loadConfig({}, { runtime: "edge" }),
     /edge runtime cannot run PGlite .*set DATABASE_URL/,
   );
 });
@@ -71,7 +71,7 @@ Deno.test("a database URL that is not one stops start-up naming the variable, ne
 
 Deno.test("an edge isolate opens at most 2 connections by default; MCP_LOOP_DB_MAX_CONNECTIONS sets it", () => {
   const max = (env: Record<string, string>, edgeRuntime = false) => {
-    const { database } = loadConfig(env, { edgeRuntime });
+    const { database } = loadConfig(env, { runtime: edgeRuntime ? "edge" : "local" });
     return database.kind === "postgres" ? database.maxConnections : undefined;
   };
   assert.equal(max({ DATABASE_URL: POOLER }, true), 2);

@@ -60,9 +60,10 @@ Deno.test("the upload is the import map and exactly the deployed module graph: t
   assert.deepEqual(misread, [], "text the CLI reads as an import of a file that is not a module");
 });
 
-Deno.test("the upload holds no PGlite adapter file, and the vendored tokenizer files", async () => {
+Deno.test("the upload holds no PGlite adapter file, nothing local-only, and the vendored tokenizer files", async () => {
   const { walk } = await deployment();
   assert.deepEqual(walk.uploaded.filter((path) => path.includes("pglite")), []);
+  assert.deepEqual(walk.uploaded.filter((path) => path.startsWith("shared/local/")), []);
   const vendored = walk.uploaded.filter((path) => path.startsWith("shared/vendor/gpt-tokenizer/"));
   assert.equal(vendored.length, 21);
 });
@@ -204,19 +205,20 @@ type RuntimeRead =
 // The PGlite adapter is not here: shared/app/storage.ts loads it by a specifier the walk does
 // not read, so it is neither uploaded nor bundled (the test below, and bundle_test.ts).
 const RUNTIME_READS: Record<string, RuntimeRead> = {
-  "shared/app/connection_guard.ts": {
+  "shared/local/connection_guard.ts": {
     reads: "/dev/null, opened to count the free file descriptors (Deno.openSync)",
-    unreached: "serveFunction (shared/app/serve_http.ts) starts the guard only when EdgeRuntime " +
+    unreached:
+      "serveFunction (shared/local/serve_local.ts) starts the guard only when EdgeRuntime " +
       "is not defined: deployed, the platform owns the socket",
   },
-  "shared/app/serve_http.ts": {
+  "shared/local/serve_local.ts": {
     reads: "a temporary folder for the HTTP server's Unix socket (Deno.makeTempDir, Deno.remove)",
     unreached: "serveFunction returns to the edge runtime's own Deno.serve before it, when " +
       "EdgeRuntime is defined",
   },
-  "shared/app/data_dir_lock.ts": {
+  "shared/local/data_dir_lock.ts": {
     reads: "the data folder's lock file (Deno.openSync, Deno.readTextFileSync, Deno.mkdirSync)",
-    unreached: "serveFunction (shared/app/serve_http.ts) returns before it takes the lock " +
+    unreached: "serveFunction (shared/local/serve_local.ts) returns before it takes the lock " +
       "when EdgeRuntime is defined",
   },
   "shared/http/playground/assets.ts": {
@@ -227,7 +229,7 @@ const RUNTIME_READS: Record<string, RuntimeRead> = {
     reads:
       "supabase/migrations/*.sql beside the code (Deno.readDir, Deno.readTextFile); not uploaded",
     unreached: "deployed, the schema comes from `supabase db push`: with Supabase settings or " +
-      "under the edge runtime MCP_LOOP_MIGRATE is off, and asking for it there is a " +
+      "under the edge runtime the option migrate is off, and asking for it there is a " +
       "configuration error (shared/config/config.ts)",
   },
 };

@@ -67,3 +67,9 @@ Deno.test("docs/configuration.md documents no variable the loader ignores", asyn
   const stale = [...await documented()].filter((name) => !read.has(name)).sort();
   assert.deepEqual(stale, [], `documented but never read: ${stale.join(", ")}`);
 });
+
+Deno.test("settings that differ between deployments are variables: at most 30 MCP_LOOP_* names", async () => {
+  const read = new Set([...readByLoader(), ...await namedInSource()]);
+  const ours = [...read].filter((name) => name.startsWith("MCP_LOOP_")).sort();
+  assert.ok(ours.length <= 30, `${ours.length} MCP_LOOP_* variables: ${ours.join(", ")}`);
+});

@@ -135,6 +135,44 @@ const edgeRuntime = {
 };
 Object.defineProperty(globalThis, "EdgeRuntime", { get: () => edgeRuntime, configurable: true });
 
+/**
+ * `Supabase.ai.Session`, as the runtime installs it for user workers
+ * (supabase/edge-runtime ext/ai/js/ai.js): `new Session("gte-small")` runs the
+ * built-in embedding model in the isolate; `run(text, {mean_pool, normalize})`
+ * answers its 384 numbers. Here the numbers are a deterministic stand-in (the
+ * text's character trigrams hashed into 384 buckets, normalised), not gte-small's
+ * meaning: the test is of the wiring, its shapes and its refusals. Another model
+ * name, or an input that is not a string, is refused as the runtime refuses it.
+ */
+class EdgeAiSession {
+  readonly #model: string;
+  constructor(model: string) {
+    if (model !== "gte-small") {
+      throw new Error(`unsupported model "${model}" for an embedding session`);
+    }
+    this.#model = model;
+  }
+  run(input: unknown, { mean_pool = false, normalize = false } = {}): Promise<number[]> {
+    if (typeof input !== "string") return Promise.reject(new TypeError("input must be a string"));
+    if (!mean_pool) return Promise.reject(new Error(`${this.#model}: only mean_pool output here`));
+    const vector = new Array<number>(384).fill(0);
+    const text = ` ${input.toLowerCase()} `;
+    for (let i = 0; i + 3 <= text.length; i++) {
+      let hash = 2166136261;
+      for (const char of text.slice(i, i + 3)) {
+        hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+      }
+      vector[(hash >>> 0) % 384] += 1;
+    }
+    const norm = Math.hypot(...vector) || 1;
+    return Promise.resolve(normalize ? vector.map((value) => value / norm) : vector);
+  }
+}
+Object.defineProperty(globalThis, "Supabase", {
+  value: Object.freeze({ ai: Object.freeze({ Session: EdgeAiSession }) }),
+  configurable: true,
+});
+
 type Handler = (request: Request, info: unknown) => Response | Promise<Response>;
 let handler: Handler | undefined;
 

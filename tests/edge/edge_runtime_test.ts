@@ -94,6 +94,11 @@ Deno.test({
       const turn = await loop.json();
       assert.equal(loop.status, 200, JSON.stringify(turn));
       assert.equal(turn.data.stopReason, "finalized");
+      // Deployed with no embedding key, the message is embedded by the runtime's own gte-small.
+      assert.deepEqual(turn.data.context.embeddedMessage, {
+        model: "supabase/gte-small",
+        dimensions: 384,
+      });
       assert.deepEqual(
         turn.data.plan.map((step: { tool: string }) => step.tool),
         ["initialize_refinement_loop", "decide_loop_next_action", "finalize_summary"],

@@ -20,7 +20,9 @@ import type {
 import type {
   CallerDataStore,
   CallerDeletion,
-  CallerExport,
+  ExportHead,
+  ExportPage,
+  ExportSection,
   SessionDeletion,
 } from "../../shared/store/caller_data_port.ts";
 import {
@@ -82,9 +84,10 @@ export class MemoryConversationStore
       this.failNextSave = undefined;
       return Promise.reject(error);
     }
-    // A run's turn is stored once, as save_chat_turn does.
-    if (runId !== undefined && this.#runs.has(runId)) return Promise.resolve();
-    if (runId !== undefined) this.#runs.add(runId);
+    // A run's turn is stored once per owner, as save_chat_turn does ((owner, run_id, role) is unique).
+    const run = runId === undefined ? undefined : `${caller.owner}\u0000${runId}`;
+    if (run !== undefined && this.#runs.has(run)) return Promise.resolve();
+    if (run !== undefined) this.#runs.add(run);
     this.#add(caller, sessionId, "user", userMessage.content, userMessage);
     if (assistantMessage) this.#add(caller, sessionId, "assistant", assistantMessage.content);
     for (const event of events) this.events.push({ ...event, caller: caller.owner });
@@ -151,29 +154,53 @@ export class MemoryConversationStore
     return Promise.resolve({ messages, runs: 0, summaries: 0, auditRows, loops: 0, memory });
   }
 
-  exportEverything(caller: Caller): Promise<CallerExport> {
+  exportHead(caller: Caller): Promise<ExportHead> {
     return Promise.resolve({
       owner: caller.owner,
       exportedAt: new Date().toISOString(),
-      messages: this.rows.filter((row) => row.owner === caller.owner).map((row) => ({
-        ...strip(row),
-        embeddingModel: row.embeddingModel ?? null,
-      })),
-      // Summaries, loops and runs live in their own fakes.
-      sessionSummaries: [],
       workingMemory: structuredClone(this.memories.get(caller.owner)?.document ?? null),
-      loops: [],
-      runs: [],
-      toolCalls: this.events.filter((event) => event.caller === caller.owner).map((event) => ({
-        source: event.source,
-        sessionId: event.sessionId ?? null,
-        tool: event.tool,
-        input: event.input ?? null,
-        output: event.output ?? null,
-        success: event.success,
-        error: event.error ?? null,
-      })),
     });
+  }
+
+  /** Pages as `export_chat_page` makes them: `limit` rows, about `maxBytes`, at least one row. */
+  exportPage(
+    caller: Caller,
+    section: ExportSection,
+    { after, limit, maxBytes }: { after?: string; limit: number; maxBytes: number },
+  ): Promise<ExportPage> {
+    const all = this.#section(caller, section);
+    const start = after === undefined ? 0 : Number(after) + 1;
+    const rows: Record<string, unknown>[] = [];
+    let bytes = 0;
+    for (let i = start; i < all.length && rows.length < limit && bytes < maxBytes; i++) {
+      rows.push(all[i]);
+      bytes += JSON.stringify(all[i]).length;
+    }
+    return Promise.resolve({
+      rows: structuredClone(rows),
+      ...(rows.length > 0 ? { next: String(start + rows.length - 1) } : {}),
+    });
+  }
+
+  /** A section of the caller's export in the SQL store's order (messages by session, then time). */
+  #section(caller: Caller, section: ExportSection): Record<string, unknown>[] {
+    if (section === "messages") {
+      return this.rows.filter((row) => row.owner === caller.owner)
+        .sort((a, b) =>
+          a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : a.seq - b.seq
+        )
+        .map((row) => ({ ...strip(row), embeddingModel: row.embeddingModel ?? null }));
+    }
+    if (section !== "toolCalls") return []; // Summaries, loops and runs live in their own fakes.
+    return this.events.filter((event) => event.caller === caller.owner).map((event) => ({
+      source: event.source,
+      sessionId: event.sessionId ?? null,
+      tool: event.tool,
+      input: event.input ?? null,
+      output: event.output ?? null,
+      success: event.success,
+      error: event.error ?? null,
+    }));
   }
 
   /** Clears the content of the caller's audit rows (of one session); counts those it changed. */

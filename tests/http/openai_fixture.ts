@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { FakeOpenAiServer } from "../fakes/fake_openai_server.ts";
 import { post, testApp, validBody } from "../support/test_app.ts";
+import type { ConfigOptions } from "../../shared/config/config_options.ts";
 
 /** The API key the app is given. */
 export const KEY = "sk-test-abcdefghijklmnopSECRET";
@@ -27,6 +28,7 @@ export async function withOpenAi(
     ctx: { server: FakeOpenAiServer; app: ReturnType<typeof testApp>; calls: string[] },
   ) => Promise<void>,
   env: Record<string, string> = {},
+  options: ConfigOptions = {},
 ) {
   const server = FakeOpenAiServer.start();
   const calls: string[] = [];
@@ -34,7 +36,7 @@ export async function withOpenAi(
     OPENAI_API_KEY: KEY,
     OPENAI_BASE_URL: server.baseUrl,
     ...env,
-  });
+  }, options);
   try {
     await fn({ server, app, calls });
   } finally {

@@ -111,25 +111,33 @@ Deno.test("a model that hangs past the deadline gives 504 within the deadline", 
   }, { MCP_LOOP_DEADLINE_MS: "300" }));
 
 Deno.test("a model that is down gives 502 MODEL_UNAVAILABLE", () =>
-  withOpenAi(async ({ server, app }) => {
-    server.embeddingReplies.push({ status: 503 }, { status: 503 });
-    const { status, json } = await run(app);
-    assert.equal(status, 502);
-    assert.equal(json.error.code, "MODEL_UNAVAILABLE");
-    assert.match(json.error.message, /text-embedding-3-small/);
-  }, { MCP_LOOP_MODEL_MAX_RETRIES: "1" }));
+  withOpenAi(
+    async ({ server, app }) => {
+      server.embeddingReplies.push({ status: 503 }, { status: 503 });
+      const { status, json } = await run(app);
+      assert.equal(status, 502);
+      assert.equal(json.error.code, "MODEL_UNAVAILABLE");
+      assert.match(json.error.message, /text-embedding-3-small/);
+    },
+    {},
+    { models: { maxRetries: 1 } },
+  ));
 
 Deno.test("the API key never appears in a response or a log line", () =>
-  withOpenAi(async ({ server, app }) => {
-    server.chatReplies.push({
-      status: 401,
-      body: { error: { message: `Incorrect API key provided: ${KEY}` } },
-    });
-    const { status, json } = await run(app);
-    assert.equal(status, 502);
-    const everything = JSON.stringify(json) + JSON.stringify(app.logger.entries);
-    assert.doesNotMatch(everything, /abcdefghijklmnop|SECRET/);
-  }, { MCP_LOOP_MODEL_MAX_RETRIES: "0" }));
+  withOpenAi(
+    async ({ server, app }) => {
+      server.chatReplies.push({
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${KEY}` } },
+      });
+      const { status, json } = await run(app);
+      assert.equal(status, 502);
+      const everything = JSON.stringify(json) + JSON.stringify(app.logger.entries);
+      assert.doesNotMatch(everything, /abcdefghijklmnop|SECRET/);
+    },
+    {},
+    { models: { maxRetries: 0 } },
+  ));
 
 Deno.test("when the summary model fails the offline summary is the reply", () =>
   withOpenAi(async ({ server, app }) => {

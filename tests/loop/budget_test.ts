@@ -78,11 +78,15 @@ Deno.test("a maxCostUsd below the first call's cost sends no call at all", () =>
   }));
 
 Deno.test("a request may lower the setting's budget, never raise it", () =>
-  withOpenAi(async ({ server, app }) => {
-    const data = await loop(app, { ...validBody("Weather in Lisbon?"), maxTokens: 1_000_000 });
-    assert.equal(server.chatRequests.length, 0, "MCP_LOOP_MAX_TOKENS=500 still applies");
-    assert.equal(data.stopReason, "budget");
-  }, { MCP_LOOP_MAX_TOKENS: "500" }));
+  withOpenAi(
+    async ({ server, app }) => {
+      const data = await loop(app, { ...validBody("Weather in Lisbon?"), maxTokens: 1_000_000 });
+      assert.equal(server.chatRequests.length, 0, "costs.maxTokens 500 still applies");
+      assert.equal(data.stopReason, "budget");
+    },
+    {},
+    { costs: { maxTokens: 500 } },
+  ));
 
 Deno.test("a summary the budget refuses is written offline, and the run says budget", () =>
   withOpenAi(async ({ server, app }) => {

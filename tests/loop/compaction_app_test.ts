@@ -10,10 +10,10 @@ import { sharedPglite } from "../support/pglite.ts";
 
 Deno.test("a long session on PGlite is compacted: the summary is stored and the planner sees it", async () => {
   const planner = new ScriptedPlanner([]);
-  const app = await mcpApp({
-    MCP_LOOP_COMPACT_AFTER_TOKENS: "60",
-    MCP_LOOP_RECENT_LIMIT: "4",
-  }, { planner });
+  const app = await mcpApp({}, { planner }, {
+    compaction: { afterTokens: 60 },
+    memory: { recentLimit: 4 },
+  });
   const sessionId = `long-${crypto.randomUUID()}`;
   try {
     for (let i = 0; i < 12; i++) {

@@ -41,11 +41,13 @@ Deno.test("tool vectors are computed once per catalog version, list_changed incl
   const fixture = RemoteMcpFixture.start();
   const embedder = new RecordingEmbedder();
   const planner = new ScriptedPlanner([]);
-  const app = await mcpApp({
-    MCP_LOOP_REMOTE_SERVERS: JSON.stringify([{ name: "fixture", url: fixture.url }]),
-    MCP_LOOP_TOOL_SEARCH_THRESHOLD: "3",
-    MCP_LOOP_TOOL_SEARCH_TOP_K: "2",
-  }, { embedder, planner });
+  const app = await mcpApp(
+    {
+      MCP_LOOP_REMOTE_SERVERS: JSON.stringify([{ name: "fixture", url: fixture.url }]),
+    },
+    { embedder, planner },
+    { toolSearch: { threshold: 3, topK: 2 } },
+  );
   const messages = new Set(["echo this text back", "add two numbers", "shout it out loud"]);
   const toolTexts = () => embedder.texts.filter((text) => !messages.has(text));
   try {

@@ -121,7 +121,7 @@ Deno.test("MCP approvals: a state approves only its own call; a yes without a st
 });
 
 Deno.test("MCP approvals: an answer after the approval lapsed is refused readably", async () => {
-  const t = await approvalsSetup({ MCP_LOOP_APPROVAL_TTL: "30m" });
+  const t = await approvalsSetup({}, { runs: { approvalTtlMs: 30 * 60_000 } });
   const client = await modernClient(t.url, KEYS.alice, { autoFulfill: false });
   const approvals = t.app.mcp.approvals!;
   try {
@@ -129,7 +129,10 @@ Deno.test("MCP approvals: an answer after the approval lapsed is refused readabl
     approvals.now = () => Date.now() + 31 * 60_000;
     const late = await round(client, { id: "inv-5" }, accept(asked.requestState));
     assert.equal(isError(late), true);
-    assert.match(text(late), /approval lapsed at .* \(approvals wait 30m, MCP_LOOP_APPROVAL_TTL\)/);
+    assert.match(
+      text(late),
+      /approval lapsed at .* \(approvals wait 30m, option runs.approvalTtlMs\)/,
+    );
     assert.deepEqual(t.calls, []);
     assert.match(t.audit.rows[0].error ?? "", /lapsed/);
   } finally {

@@ -142,7 +142,7 @@ Deno.test("a request with a foreign Host or Origin is refused (DNS rebinding)", 
     ),
   );
   assert.equal(sameOrigin.status, 200);
-  const inspector = await mcpApp({ MCP_LOOP_ALLOWED_ORIGINS: "http://localhost:6274" });
+  const inspector = await mcpApp({}, {}, { mcp: { allowedOrigins: ["http://localhost:6274"] } });
   const listed = await inspector.fetch(
     new Request(
       "http://localhost:8000/mcp-loop/mcp",

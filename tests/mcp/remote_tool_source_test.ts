@@ -15,9 +15,11 @@ type CallResult = {
 function remoteEnv(url: string) {
   return {
     MCP_LOOP_REMOTE_SERVERS: JSON.stringify([{ name: "fixture", url, headers: { "x-test": "1" } }]),
-    MCP_LOOP_REMOTE_RETRY_MS: "50",
   };
 }
+
+/** Remote servers that failed are tried again soon (the default waits a second). */
+const RETRY_SOON = { mcp: { remoteRetryMs: 50 } };
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs;
@@ -32,7 +34,7 @@ async function withRemote(
   overrides = {},
 ) {
   const fixture = RemoteMcpFixture.start();
-  const app = await mcpApp(remoteEnv(fixture.url), overrides);
+  const app = await mcpApp(remoteEnv(fixture.url), overrides, RETRY_SOON);
   try {
     await app.ready();
     await fn(fixture, app);
@@ -121,7 +123,7 @@ Deno.test("a remote server that is down does not stop start-up; health says why;
   const fixture = RemoteMcpFixture.start();
   const port = fixture.port;
   await fixture.stop();
-  const app = await mcpApp(remoteEnv(`http://127.0.0.1:${port}/mcp`));
+  const app = await mcpApp(remoteEnv(`http://127.0.0.1:${port}/mcp`), {}, RETRY_SOON);
   try {
     await app.ready();
     assert.equal(app.registry.list().some((t) => t.name.startsWith("fixture__")), false);
@@ -163,7 +165,11 @@ Deno.test("a remote server dying mid-call fails that call clearly, removes its t
 
 Deno.test("a remote call that times out fails alone: the server keeps its tools", async () => {
   const fixture = RemoteMcpFixture.start();
-  const app = await mcpApp({ ...remoteEnv(fixture.url), MCP_LOOP_DEADLINE_MS: "300" });
+  const app = await mcpApp(
+    { ...remoteEnv(fixture.url), MCP_LOOP_DEADLINE_MS: "300" },
+    {},
+    RETRY_SOON,
+  );
   try {
     await app.ready();
     const client = await inMemoryClient(app);

@@ -17,6 +17,7 @@ import { mcpApp } from "../support/mcp_fixture.ts";
 import { sharedPglite } from "../support/pglite.ts";
 import { type FakeClock, settle, withFakeDeadlines } from "../support/fake_clock.ts";
 import { post, validBody } from "../support/test_app.ts";
+import type { ConfigOptions } from "../../shared/config/config_options.ts";
 
 const DEADLINE_MS = 1_000;
 
@@ -48,13 +49,14 @@ async function rows(table: "chat_messages" | "mcp_events", sessionId: string): P
   return count;
 }
 
-const env = { MCP_LOOP_DEADLINE_MS: String(DEADLINE_MS), MCP_LOOP_STEP_TIMEOUT_MS: "300" };
+const env = { MCP_LOOP_DEADLINE_MS: String(DEADLINE_MS) };
+const options: ConfigOptions = { loop: { stepTimeoutMs: 300 } };
 
 faultTest(
   "the database failing while the turn is stored: 503, no message, the calls that ran audited all the same, then recovery",
   async () => {
     const sql = new FaultySql(await sharedPglite());
-    const app = await mcpApp(env, { sql });
+    const app = await mcpApp(env, { sql }, options);
     const session = `fault-${crypto.randomUUID()}`;
     sql.failWhen = (text) => text.includes("save_chat_turn");
     const failed = await run(app, "start a spec refinement loop", session);
@@ -79,7 +81,7 @@ faultTest(
   "the database failing inside a tool: the step is recorded as failed and the turn is still stored",
   async () => {
     const sql = new FaultySql(await sharedPglite());
-    const app = await mcpApp(env, { sql });
+    const app = await mcpApp(env, { sql }, options);
     const session = `fault-${crypto.randomUUID()}`;
     sql.failWhen = (text) => text.includes("refinement_loops");
     const outcome = await run(app, "start a spec refinement loop", session);
@@ -100,7 +102,7 @@ faultTest(
 
 faultTest("the database unreachable from the start: 503 at once, then recovery", async () => {
   const sql = new FaultySql(await sharedPglite());
-  const app = await mcpApp(env, { sql });
+  const app = await mcpApp(env, { sql }, options);
   sql.failWhen = () => true;
   const failed = await run(app);
   assert.deepEqual([failed.status, failed.json.error?.code], [503, "DB_UNAVAILABLE"]);
@@ -110,15 +112,18 @@ faultTest("the database unreachable from the start: 503 at once, then recovery",
 
 async function withModel(
   fn: (server: FakeOpenAiServer, app: App, clock: FakeClock) => Promise<void>,
-  extra: Record<string, string> = {},
+  models: NonNullable<ConfigOptions["models"]> = {},
 ) {
   const server = FakeOpenAiServer.start();
-  const app = await mcpApp({
-    ...env,
-    OPENAI_API_KEY: "sk-test-0000000000000000",
-    OPENAI_BASE_URL: server.baseUrl,
-    ...extra,
-  });
+  const app = await mcpApp(
+    {
+      ...env,
+      OPENAI_API_KEY: "sk-test-0000000000000000",
+      OPENAI_BASE_URL: server.baseUrl,
+    },
+    {},
+    { ...options, models },
+  );
   try {
     await withFakeDeadlines((clock) => fn(server, app, clock));
   } finally {
@@ -134,7 +139,7 @@ Deno.test("the model returning 500s: 502 MODEL_UNAVAILABLE after the retries, th
     assert.equal(server.embeddingRequests.length, 2, "one retry");
     server.chatReplies.push("[]");
     assert.equal((await run(app)).status, 200);
-  }, { MCP_LOOP_MODEL_MAX_RETRIES: "1" }));
+  }, { maxRetries: 1 }));
 
 Deno.test("the model timing out: 502 MODEL_UNAVAILABLE saying so, within the deadline, then recovery", () =>
   withModel(async (server, app) => {
@@ -144,7 +149,7 @@ Deno.test("the model timing out: 502 MODEL_UNAVAILABLE saying so, within the dea
     assert.match(failed.json.error!.message, /did not answer in time/);
     server.chatReplies.push("[]");
     assert.equal((await run(app)).status, 200);
-  }, { MCP_LOOP_MODEL_TIMEOUT_MS: "150", MCP_LOOP_MODEL_MAX_RETRIES: "0" }));
+  }, { timeoutMs: 150, maxRetries: 0 }));
 
 Deno.test("the model hanging past the deadline: 504 DEADLINE_EXCEEDED at the deadline, then recovery", () =>
   withModel(async (server, app, clock) => {
@@ -194,7 +199,7 @@ faultTest(
         { tool: "never_returns", args: {} },
         { tool: "finalize_summary", args: {} },
       ]),
-    });
+    }, options);
     const session = `fault-${crypto.randomUUID()}`;
     const running = run(app, "go", session);
     await stuckStarted.promise;
@@ -225,15 +230,13 @@ faultTest(
     const fixture = RemoteMcpFixture.start();
     const app = await mcpApp({
       ...env,
-      MCP_LOOP_STEP_TIMEOUT_MS: "800",
       MCP_LOOP_REMOTE_SERVERS: JSON.stringify([{ name: "fixture", url: fixture.url }]),
-      MCP_LOOP_REMOTE_RETRY_MS: "50",
     }, {
       planner: new ScriptedPlanner(
         [{ tool: "fixture__sleep", args: { ms: 5_000 } }, { tool: "finalize_summary", args: {} }],
         [{ tool: "finalize_summary", args: {} }],
       ),
-    });
+    }, { loop: { stepTimeoutMs: 800 }, mcp: { remoteRetryMs: 50 } });
     try {
       await app.ready();
       const pending = run(app);

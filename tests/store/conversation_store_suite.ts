@@ -211,6 +211,26 @@ export function conversationStoreSuite(
     assert.deepEqual(forAnonymous.semanticMatches, []);
   });
 
+  test(`${name}: a run's turn is its caller's: another caller storing a turn under that run id first does not stop it`, async () => {
+    const store = await makeStore({ recentLimit: 10, matchThreshold: -1 });
+    const [alice, mallory] = [user(), user()];
+    const [session, runId] = [`run-${crypto.randomUUID()}`, crypto.randomUUID()];
+    const turn = (caller: Caller, content: string) =>
+      store.saveTurn({
+        caller,
+        sessionId: session,
+        userMessage: { content, embedding: hashingVector(content), embeddingModel: MODEL },
+        events: [],
+        runId,
+      });
+    // Mallory learned the id of Alice's running run, and stores a turn under it first.
+    await turn(mallory, "squatted");
+    await turn(alice, "alice's own turn");
+    await turn(alice, "alice's turn, stored a second time");
+    const seen = await load(store, alice, session, "turn");
+    assert.deepEqual(seen.recentMessages.map((m) => m.content), ["alice's own turn"]);
+  });
+
   test(`${name}: callers without a user (API keys, anonymous) do not share sessions`, async () => {
     const store = await makeStore({ recentLimit: 10, matchThreshold: -1 });
     const [keyA, keyB]: Caller[] = [{ userId: null, owner: "key:a" }, {

@@ -8,15 +8,17 @@
 import assert from "node:assert/strict";
 import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import type { Sql, SqlTx } from "../../shared/ports.ts";
+import { EXPORT_SECTIONS } from "../../shared/store/caller_data_port.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { userClaims } from "../auth/test_tokens.ts";
 import { onPgliteAndPostgres } from "../support/postgres.ts";
 import { migratedSupabasePglite } from "../support/supabase_shape.ts";
 
-type AsUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) => Promise<T>;
+/** Runs `fn` as a signed-in user; `server` is the database as the server's own role. */
+type AsUser = (<T>(user: string, fn: (tx: SqlTx) => Promise<T>) => Promise<T>) & { server: Sql };
 
 function asUserOn(sql: Sql): AsUser {
-  return (user, fn) =>
+  const asUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) =>
     sql.transaction(async (tx) => {
       await tx.query(
         "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)",
@@ -24,26 +26,51 @@ function asUserOn(sql: Sql): AsUser {
       );
       return await fn(tx);
     });
+  return Object.assign(asUser, { server: sql });
+}
+
+/**
+ * The caller's export as `GET /mcp-loop/data` reads it — `export_chat_page`, head
+ * and sections — as the one row the tests destructure (one page a section here).
+ */
+async function exportRows(tx: SqlTx, owner: string) {
+  const page = (section: string) =>
+    tx.query<{ item: Record<string, unknown> }>(
+      "select item from public.export_chat_page($1, $2, null, 1000, 100000000)",
+      [owner, section],
+    );
+  const [head] = await page("head");
+  const document: Record<string, unknown> = { ...head.item };
+  for (const section of EXPORT_SECTIONS) {
+    document[section] = (await page(section)).map((row) => row.item);
+  }
+  return [{ document: document as Record<string, unknown[]> }];
 }
 
 /** Everything a user can have: a turn with an audit row, a loop, a run, working memory and a summary. */
 async function fill(asUser: AsUser, user: string, session: string, word: string) {
+  // The turn's audit row, as the server writes it (a user may not).
+  await asUser.server.query("select public.write_mcp_events($1::uuid, $2, 'loop', $3, $4::jsonb)", [
+    user,
+    `user:${user}`,
+    session,
+    JSON.stringify([{
+      tool: "t",
+      input: { word },
+      output: { word },
+      success: true,
+      duration_ms: 1,
+    }]),
+  ]);
   await asUser(user, async (tx) => {
     await tx.query(
-      "select public.save_chat_turn($1, $2, $3, $4::vector, 'hashing-v1', $5, $6::jsonb)",
+      "select public.save_chat_turn($1, $2, $3, $4::vector, 'hashing-v1', $5)",
       [
         session,
         `user:${user}`,
         `${word} private note`,
         toVectorLiteral(hashingVector(`${word} private note`)),
         `${word} reply`,
-        JSON.stringify([{
-          tool: "t",
-          input: { word },
-          output: { word },
-          success: true,
-          duration_ms: 1,
-        }]),
       ],
     );
     await tx.query(
@@ -92,12 +119,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
       (tx) => tx.query("select * from public.delete_chat_session($1, $2)", [session, `user:${b}`]),
     );
     assert.deepEqual(deleted, { messages: 2, runs: 1, summaries: 1, audit_rows: 1 });
-    const left = (user: string) =>
-      asUser(user, (tx) =>
-        tx.query<{ document: Record<string, unknown[]> }>(
-          "select public.export_chat_caller($1) as document",
-          [`user:${user}`],
-        ));
+    const left = (user: string) => asUser(user, (tx) => exportRows(tx, `user:${user}`));
     const [{ document: ofA }] = await left(a);
     assert.deepEqual([ofA.messages, ofA.runs, ofA.sessionSummaries, ofA.loops.length], [
       [],
@@ -122,11 +144,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
     const session = `rls-${crypto.randomUUID()}`;
     await fill(asUser, a, session, "alpha");
     await fill(asUser, b, session, "bravo");
-    const [{ document }] = await asUser(a, (tx) =>
-      tx.query<{ document: Record<string, unknown> }>(
-        "select public.export_chat_caller($1) as document",
-        [`user:${b}`],
-      ));
+    const [{ document }] = await asUser(a, (tx) => exportRows(tx, `user:${b}`));
     assert.equal(document.owner, `user:${a}`);
     assert.deepEqual(document.workingMemory, { facts: ["alpha fact"] });
     assert.deepEqual(
@@ -157,11 +175,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
     });
     const [{ document }] = await asUser(
       b,
-      (tx) =>
-        tx.query<{ document: Record<string, unknown[]> }>(
-          "select public.export_chat_caller($1) as document",
-          [`user:${b}`],
-        ),
+      (tx) => exportRows(tx, `user:${b}`),
     );
     assert.deepEqual(
       [document.messages.length, document.runs.length, document.loops.length],
@@ -194,11 +208,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
     );
     const [{ document }] = await asUser(
       b,
-      (tx) =>
-        tx.query<{ document: Record<string, unknown[]> }>(
-          "select public.export_chat_caller($1) as document",
-          [`user:${b}`],
-        ),
+      (tx) => exportRows(tx, `user:${b}`),
     );
     assert.deepEqual([document.runs.length, document.loops.length], [1, 1]);
   });
@@ -209,7 +219,7 @@ function rlsSuite(name: string, open: () => Promise<Sql | undefined>, ignore: bo
     const save = (runId: string) =>
       asUser(a, (tx) =>
         tx.query<{ id: string | null }>(
-          "select public.save_chat_turn($1, $2, 'hello', $3::vector, 'hashing-v1', 'hi', '[]', $4) as id",
+          "select public.save_chat_turn($1, $2, 'hello', $3::vector, 'hashing-v1', 'hi', $4) as id",
           [session, `user:${a}`, toVectorLiteral(hashingVector("hello")), runId],
         ));
     const startRun = (status: string) =>

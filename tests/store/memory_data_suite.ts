@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { ANONYMOUS, type Caller } from "../../shared/ports.ts";
+import { readExport } from "../../shared/store/caller_export.ts";
 import {
   load,
   say,
@@ -87,7 +88,7 @@ export function memoryDataSuite(
     assert.deepEqual((await store.listMessages(bob, gone, 100)).map((m) => m.content), [
       "bob's own words in a session of the same name",
     ]);
-    const exported = await store.exportEverything(alice);
+    const exported = await readExport(store, alice);
     const calls = exported.toolCalls.map((
       call,
     ) => [call.tool, call.input, call.output, call.error]);
@@ -123,14 +124,42 @@ export function memoryDataSuite(
     }
     const deleted = await store.deleteEverything(alice);
     assert.deepEqual([deleted.messages, deleted.memory, deleted.auditRows], [3, 1, 1]);
-    const after = await store.exportEverything(alice);
+    const after = await readExport(store, alice);
     assert.deepEqual([after.messages, after.workingMemory], [[], null]);
     assert.ok(after.toolCalls.every((call) => call.input === null && call.output === null));
     for (const other of [bob, key]) {
-      const kept = await store.exportEverything(other);
+      const kept = await readExport(store, other);
       assert.equal(kept.messages.length, 3, other.owner);
       assert.deepEqual(kept.workingMemory, { facts: [`${other.owner} fact`] });
       assert.deepEqual(kept.toolCalls[0].input, { secret: "tool input" });
+    }
+  });
+
+  test(`${name}: an export read a row at a time holds what one read at once holds, in the same order`, async () => {
+    const store = await makeStore();
+    const alice = user();
+    const tag = crypto.randomUUID().slice(0, 8);
+    // Sessions out of order, so the export's order (by session, then time) is its own.
+    for (
+      const [session, words] of [["c", ["one", "two"]], ["a", ["three"]], ["b", ["four", "five"]]]
+    ) {
+      for (const word of words) {
+        await say(store, alice, `${tag}-${session}`, word, `${word} reply`, {
+          events: [event(`${word}_tool`, `${tag}-${session}`)],
+        });
+      }
+    }
+    const whole = await readExport(store, alice, { rows: 1000 });
+    assert.deepEqual(
+      whole.messages.filter((m) => m.role === "user").map((m) => m.content),
+      ["three", "four", "five", "one", "two"],
+    );
+    assert.equal(whole.toolCalls.length, 5);
+    for (const size of [{ rows: 1 }, { rows: 3 }, { rows: 1000, bytes: 1 }]) {
+      const paged = await readExport(store, alice, size);
+      const { exportedAt: _a, ...rest } = paged;
+      const { exportedAt: _b, ...expected } = whole;
+      assert.deepEqual(rest, expected, JSON.stringify(size));
     }
   });
 
@@ -144,7 +173,7 @@ export function memoryDataSuite(
     await say(store, alice, `${tag}-b`, "second");
     await say(store, bob, `${tag}-a`, "bob's");
     await store.putMemory(alice, { facts: ["alice fact"] }, 0);
-    const exported = await store.exportEverything(alice);
+    const exported = await readExport(store, alice);
     assert.equal(exported.owner, alice.owner);
     assert.ok(!Number.isNaN(Date.parse(exported.exportedAt)));
     assert.deepEqual(
@@ -160,7 +189,7 @@ export function memoryDataSuite(
       ["step", `${tag}-a`],
     ]);
     assert.ok(!JSON.stringify(exported).includes("bob's"));
-    const empty = await store.exportEverything(user());
+    const empty = await readExport(store, user());
     assert.deepEqual(
       [empty.messages, empty.workingMemory, empty.loops, empty.runs, empty.toolCalls],
       [[], null, [], [], []],

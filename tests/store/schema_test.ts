@@ -9,6 +9,7 @@ import {
   SCHEMA_FUNCTIONS,
   SCHEMA_TABLES,
 } from "../../shared/store/migrations.ts";
+import { saveTurnStatement } from "../../shared/store/sql_conversation_store.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
 import { sharedPglite } from "../support/pglite.ts";
 
@@ -138,18 +139,24 @@ Deno.test("as an authenticated user, plain SQL sees only that user's rows (RLS)"
   );
 });
 
-Deno.test("save_chat_turn is all or nothing: a bad audit row leaves no message behind", async () => {
+Deno.test("a turn is all or nothing: a bad audit row leaves no message behind", async () => {
   const sql = await sharedPglite();
   const session = crypto.randomUUID();
+  // The store's one statement: the messages, then the audit rows (one has no tool).
   await assert.rejects(
-    sql.query(
-      "select save_chat_turn($1, 'anonymous', 'hello', $2::vector, 'hashing-v1', 'reply', $3::jsonb)",
-      [
-        session,
-        toVectorLiteral(hashingVector("hello")),
-        JSON.stringify([{ tool: null, input: {}, output: {}, success: true, duration_ms: 1 }]),
-      ],
-    ),
+    sql.query(saveTurnStatement({ asUser: false }), [
+      null,
+      "anonymous",
+      "loop",
+      session,
+      JSON.stringify([{ tool: null, input: {}, output: {}, success: true, duration_ms: 1 }]),
+      "hello",
+      toVectorLiteral(hashingVector("hello")),
+      "hashing-v1",
+      "reply",
+      null,
+      "simple",
+    ]),
     /null value in column "tool"/,
   );
   const [{ count }] = await sql.query<{ count: number }>(
@@ -215,7 +222,7 @@ Deno.test("data survives closing and reopening the data dir", async () => {
   }
 });
 
-Deno.test("audit rows cannot be forged: no direct inserts, and the functions set the writer's identity", async () => {
+Deno.test("audit rows cannot be forged: a user inserts none, and only the server writes them, for a verified identity", async () => {
   const sql = await sharedPglite();
   const user = crypto.randomUUID();
   const session = crypto.randomUUID();
@@ -235,44 +242,57 @@ Deno.test("audit rows cannot be forged: no direct inserts, and the functions set
     ),
     /permission denied/,
   );
+  await assert.rejects(
+    asUser((tx) =>
+      tx.query("select write_mcp_events($1::uuid, $2, 'mcp', null, '[]')", [user, `user:${user}`])
+    ),
+    /permission denied for function write_mcp_events/,
+  );
+  // A user's turn (owner key passed: someone else's) is stored under their own key, with no audit row.
   await asUser((tx) =>
     tx.query(
-      "select save_chat_turn($1, 'key:someone-else', 'hi', $2::vector, 'hashing-v1', null, $3::jsonb)",
-      [
-        session,
-        toVectorLiteral(hashingVector("hi")),
-        JSON.stringify([{ tool: "t", input: {}, output: {}, success: true, duration_ms: 1 }]),
-      ],
+      "select save_chat_turn($1, 'key:someone-else', 'hi', $2::vector, 'hashing-v1', null)",
+      [session, toVectorLiteral(hashingVector("hi"))],
     )
   );
-  const [event] = await sql.query<{ caller: string; user_id: string }>(
-    "select caller, user_id::text from mcp_events where session_id = $1",
-    [session],
-  );
-  assert.deepEqual(event, { caller: `user:${user}`, user_id: user });
-  // An MCP call's rows (no session): the same identity for every row of the batch.
-  const requestId = crypto.randomUUID();
-  await asUser((tx) =>
-    tx.query("select record_mcp_events('key:someone-else', 'mcp', null, $1::jsonb)", [
-      JSON.stringify(["a", "b"].map((tool) => ({
-        request_id: requestId,
-        tool,
-        input: {},
-        success: true,
-        duration_ms: 1,
-      }))),
-    ])
-  );
-  const mcpRows = await sql.query<{ caller: string; user_id: string }>(
-    "select caller, user_id::text from mcp_events where request_id = $1",
-    [requestId],
-  );
-  assert.deepEqual(mcpRows, [1, 2].map(() => ({ caller: `user:${user}`, user_id: user })));
   const [message] = await sql.query<{ owner: string }>(
     "select owner from chat_messages where session_id = $1",
     [session],
   );
   assert.equal(message.owner, `user:${user}`);
+  assert.deepEqual(
+    await sql.query("select id from mcp_events where session_id = $1", [session]),
+    [],
+  );
+  // The server's rows: the identity it names, all of it or none.
+  const requestId = crypto.randomUUID();
+  const rows = JSON.stringify(["a", "b"].map((tool) => ({
+    request_id: requestId,
+    tool,
+    input: {},
+    success: true,
+    duration_ms: 1,
+  })));
+  for (const [userId, owner] of [[user, "key:someone-else"], [null, `user:${user}`]]) {
+    await assert.rejects(
+      sql.query("select write_mcp_events($1::uuid, $2, 'mcp', null, $3::jsonb)", [
+        userId,
+        owner,
+        rows,
+      ]),
+      /must name that caller's own user id/,
+    );
+  }
+  await sql.query("select write_mcp_events($1::uuid, $2, 'mcp', null, $3::jsonb)", [
+    user,
+    `user:${user}`,
+    rows,
+  ]);
+  const mcpRows = await sql.query<{ caller: string; user_id: string }>(
+    "select caller, user_id::text from mcp_events where request_id = $1",
+    [requestId],
+  );
+  assert.deepEqual(mcpRows, [1, 2].map(() => ({ caller: `user:${user}`, user_id: user })));
 });
 
 Deno.test("the schema check at start names exactly the tables and functions the migrations create", async () => {

@@ -16,7 +16,7 @@ interface Write {
   finish: (error?: Error) => void;
 }
 
-/** A mock `Sql` whose `record_mcp_events` calls wait until `finish` is called. */
+/** A mock `Sql` whose `write_mcp_events` calls wait until `finish` is called. */
 function recordingSql(): {
   sql: Sql;
   writes: Write[];
@@ -24,8 +24,8 @@ function recordingSql(): {
 } {
   const writes: Write[] = [];
   const query = <T>(text: string, params: unknown[] = []): Promise<T[]> => {
-    assert.match(text, /record_mcp_events/);
-    const [owner, , , rows] = params as [string, string, string | null, string];
+    assert.match(text, /write_mcp_events/);
+    const [, owner, , , rows] = params as [string | null, string, string, string | null, string];
     return new Promise<T[]>((resolve, reject) => {
       writes.push({
         owner,

@@ -20,6 +20,7 @@ import {
   asUser,
   CHAT_MODEL,
   migratedSupabasePglite,
+  serverWritesAudit,
   twoUsersTalk,
 } from "../support/supabase_shape.ts";
 
@@ -101,30 +102,57 @@ Deno.test("Supabase shape: two users on one session id never see each other's me
   }
 });
 
-Deno.test("Supabase shape: audit rows carry the writer's identity whatever it passes, and each user reads only theirs", async () => {
+Deno.test("Supabase shape: a user writes no audit row, the server's carry the verified identity, and each user reads only theirs", async () => {
   const session = await twoUsersTalk();
   const requestId = crypto.randomUUID();
-  // B writes MCP audit rows claiming to be A.
-  await asUser(
-    USER_B,
-    (tx) =>
-      tx.query("select public.record_mcp_events($1, 'mcp', null, $2::jsonb)", [
-        `user:${USER_A}`,
-        JSON.stringify([{
-          request_id: requestId,
-          tool: "t",
-          input: {},
-          success: true,
-          duration_ms: 1,
-        }]),
-      ]),
+  const { sql } = await migratedSupabasePglite();
+  const forged = JSON.stringify([{
+    request_id: requestId,
+    tool: "forget_session",
+    input: { session: "anything" },
+    success: true,
+    duration_ms: 1,
+  }]);
+  // B tries every way PostgREST would let a signed-in user ask for an audit row.
+  for (
+    const [statement, params] of [
+      ["select public.write_mcp_events($1::uuid, $2, 'mcp', null, $3::jsonb)", [
+        USER_B,
+        `user:${USER_B}`,
+        forged,
+      ]],
+      ["select public.record_mcp_events($1, 'mcp', null, $2::jsonb)", [`user:${USER_B}`, forged]],
+      [
+        "select public.save_chat_turn(p_session_id => $1, p_caller => $2, p_user_content => 'x', p_embedding => null, p_embedding_model => null, p_events => $3::jsonb)",
+        [session, `user:${USER_B}`, forged],
+      ],
+    ] as const
+  ) {
+    await assert.rejects(
+      asUser(USER_B, (tx) => tx.query(statement, [...params])),
+      /permission denied|does not exist/,
+      statement,
+    );
+  }
+  assert.deepEqual(
+    await sql.query("select id from public.mcp_events where request_id = $1", [requestId]),
+    [],
   );
-  const forged = await asUser(USER_B, (tx) =>
+  // The server writes for a verified identity, and refuses one that does not hold together.
+  await serverWritesAudit(sql, USER_B, null, "t", requestId);
+  await assert.rejects(
+    sql.query("select public.write_mcp_events($1::uuid, $2, 'mcp', null, '[]')", [
+      USER_B,
+      `user:${USER_A}`,
+    ]),
+    /must name that caller's own user id/,
+  );
+  const written = await asUser(USER_B, (tx) =>
     tx.query<{ caller: string; user_id: string }>(
       "select caller, user_id::text from public.mcp_events where request_id = $1",
       [requestId],
     ));
-  assert.deepEqual(forged, [{ caller: `user:${USER_B}`, user_id: USER_B }]);
+  assert.deepEqual(written, [{ caller: `user:${USER_B}`, user_id: USER_B }]);
   assert.deepEqual(
     await asUser(
       USER_A,

@@ -13,6 +13,7 @@ import { createJsonSchemaValidator } from "../../shared/mcp/json_schema_validato
 import { MemoryAuditLog } from "../fakes/memory_audit_log.ts";
 import { mcpApp, serve } from "./mcp_fixture.ts";
 import { countedTools } from "./runs_fixture.ts";
+import type { ConfigOptions } from "../../shared/config/config_options.ts";
 
 /** API keys of two callers. */
 export const KEYS = { alice: "alice-key-0123456789abcdef", bob: "bob-key-0123456789abcdefgh" };
@@ -33,13 +34,16 @@ export interface ApprovalsSetup {
 }
 
 /** The app with counted tools, served on loopback. */
-export async function approvalsSetup(env: Record<string, string> = {}): Promise<ApprovalsSetup> {
+export async function approvalsSetup(
+  env: Record<string, string> = {},
+  options: ConfigOptions = {},
+): Promise<ApprovalsSetup> {
   const calls: string[] = [];
   const audit = new MemoryAuditLog();
   const app = await mcpApp({ MCP_LOOP_API_KEYS: `alice=${KEYS.alice},bob=${KEYS.bob}`, ...env }, {
     tools: countedTools(calls),
     audit,
-  });
+  }, options);
   const server = serve(app);
   return {
     app,

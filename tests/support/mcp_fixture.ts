@@ -10,6 +10,7 @@ import type { Caller } from "../../shared/ports.ts";
 import { ANONYMOUS } from "../../shared/ports.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { sharedPglite } from "./pglite.ts";
+import type { ConfigOptions } from "../../shared/config/config_options.ts";
 
 /** A new SDK client (with the eval-free validator). */
 export function newClient(): Client {
@@ -22,8 +23,9 @@ export function newClient(): Client {
 export async function mcpApp(
   env: Record<string, string> = {},
   overrides: AppOverrides = {},
+  options: ConfigOptions = {},
 ): Promise<App> {
-  return createApp(loadConfig({ MCP_LOOP_LOG_LEVEL: "silent", ...env }), {
+  return createApp(loadConfig({ MCP_LOOP_LOG_LEVEL: "silent", ...env }, { options }), {
     sql: await sharedPglite(),
     logger: new RecordingLogger(),
     ...overrides,

@@ -23,6 +23,22 @@ export const SERVE_ARGS: readonly string[] = [
 ];
 
 /**
+ * The same server with options given in code (tests/support/serve_with_options.ts):
+ * pass `MCP_LOOP_TEST_SERVE` as `serveOptionsEnv(...)` in the process's environment.
+ */
+export const SERVE_WITH_OPTIONS_ARGS: readonly string[] = [
+  ...SERVE_ARGS.slice(0, -1),
+  "tests/support/serve_with_options.ts",
+];
+
+/** The environment entry that hands `serve_with_options.ts` its options and guard limits. */
+export function serveOptionsEnv(
+  serve: { options?: Record<string, unknown>; connections?: Record<string, number> },
+): Record<string, string> {
+  return { MCP_LOOP_TEST_SERVE: JSON.stringify(serve) };
+}
+
+/**
  * How long a process may take to print what a test waits for before the test gives up: only a
  * broken process takes this long, though three copies of the suite on two cores come close.
  */

@@ -26,6 +26,7 @@ export function sqlStores(sql: Sql, options: Partial<MemoryOptions> = {}): FullS
     putMemory: (caller, document, version) => memory.putMemory(caller, document, version),
     deleteSession: (caller, sessionId, opts) => data.deleteSession(caller, sessionId, opts),
     deleteEverything: (caller) => data.deleteEverything(caller),
-    exportEverything: (caller) => data.exportEverything(caller),
+    exportHead: (caller) => data.exportHead(caller),
+    exportPage: (caller, section, page) => data.exportPage(caller, section, page),
   };
 }

@@ -139,13 +139,17 @@ export const asUser = <T>(user: string, fn: (tx: SqlTx) => Promise<T>) =>
 /** Runs `fn` as the anon role, as a request with only the project's public key does. */
 export const asAnon = <T>(fn: (tx: SqlTx) => Promise<T>) => asRole("anon", { role: "anon" }, fn);
 
-/** Both users say something in the same session id, each with an audit row. */
+/**
+ * Both users say something in the same session id: each stores a turn as
+ * themselves, and the server writes its audit row (nobody else may).
+ */
 export async function twoUsersTalk(): Promise<string> {
   const session = `shared-${crypto.randomUUID()}`;
+  const { sql } = await migratedSupabasePglite();
   for (const [user, word] of [[USER_A, "alpha"], [USER_B, "bravo"]]) {
     await asUser(user, (tx) =>
       tx.query(
-        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6, $7::jsonb)",
+        "select public.save_chat_turn($1, $2, $3, $4::vector, $5, $6)",
         [
           session,
           `user:${user}`,
@@ -153,15 +157,32 @@ export async function twoUsersTalk(): Promise<string> {
           toVectorLiteral(hashingVector(`${word} private note about the launch`)),
           CHAT_MODEL,
           `${word} reply`,
-          JSON.stringify([{
-            tool: `${word}_tool`,
-            input: {},
-            output: {},
-            success: true,
-            duration_ms: 1,
-          }]),
         ],
       ));
+    await serverWritesAudit(sql, user, session, `${word}_tool`);
   }
   return session;
+}
+
+/** An audit row of `tool` for `user`, written as the server writes it (its own role). */
+export async function serverWritesAudit(
+  sql: SqlTx,
+  user: string,
+  session: string | null,
+  tool: string,
+  requestId: string | null = null,
+): Promise<void> {
+  await sql.query("select public.write_mcp_events($1::uuid, $2, 'loop', $3, $4::jsonb)", [
+    user,
+    `user:${user}`,
+    session,
+    JSON.stringify([{
+      request_id: requestId,
+      tool,
+      input: {},
+      output: {},
+      success: true,
+      duration_ms: 1,
+    }]),
+  ]);
 }

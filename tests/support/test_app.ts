@@ -1,6 +1,7 @@
 /** An app for HTTP tests: real handlers and loop, fake store and database, no network. */
 import { type AppOverrides, createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
+import type { ConfigOptions } from "../../shared/config/config_options.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryApprovalStore } from "../fakes/memory_approval_store.ts";
@@ -8,14 +9,18 @@ import { MemoryRunStore } from "../fakes/memory_run_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 
 /** Builds the app with in-memory fakes; `env` adds configuration. */
-export function testApp(overrides: AppOverrides = {}, env: Record<string, string> = {}) {
+export function testApp(
+  overrides: AppOverrides = {},
+  env: Record<string, string> = {},
+  options: ConfigOptions = {},
+) {
   const sql = new FakeSql();
   const store = new MemoryConversationStore();
   const runs = new MemoryRunStore();
   const approvals = new MemoryApprovalStore();
   const logger = new RecordingLogger();
   const app = createApp(
-    loadConfig({ MCP_LOOP_DATA_DIR: "memory://", ...env }),
+    loadConfig({ MCP_LOOP_DATA_DIR: "memory://", ...env }, { options }),
     { sql, store, runs, approvals, logger, ...overrides },
   );
   return { app, sql, store, runs, approvals, logger };

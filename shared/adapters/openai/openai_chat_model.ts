@@ -237,8 +237,8 @@ export class OpenAiChatModel implements ChatModel {
           completion.usage?.completion_tokens_details?.reasoning_tokens ?? "unknown"
         } on reasoning) and wrote no answer; raise ${
           this.#reasoning
-            ? "MCP_LOOP_REASONING_TOKENS or lower MCP_LOOP_REASONING_EFFORT"
-            : "MCP_LOOP_CHAT_MAX_TOKENS"
+            ? "the option models.reasoningTokens, or lower models.reasoningEffort"
+            : "the option models.chatMaxTokens"
         }`,
         { details: { usage } },
       );

@@ -100,7 +100,7 @@ export class OpenAiEmbedder implements Embedder {
     if (tooLong) {
       throw new AppError(
         "MODEL_UNAVAILABLE",
-        `Embedding model "${this.model}" returned ${tooLong.length} dimensions; at most ${STORED_DIMENSIONS} can be stored. Set MCP_LOOP_EMBEDDING_DIMENSIONS=${STORED_DIMENSIONS} if the model supports it, or choose another model`,
+        `Embedding model "${this.model}" returned ${tooLong.length} dimensions; at most ${STORED_DIMENSIONS} can be stored. Set the option models.embeddingDimensions to ${STORED_DIMENSIONS} if the model supports it, or choose another model`,
       );
     }
     return vectors;

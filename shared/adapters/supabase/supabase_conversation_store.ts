@@ -3,6 +3,9 @@
  * `@supabase/supabase-js`: the same SQL functions as the SQL store, called as
  * the signed-in user with their JWT, so row level security applies at the
  * API. Anonymous callers go through the project's secret (service role) key.
+ * A turn's audit rows are not the API's to write (nothing PostgREST exposes
+ * may write one): the server writes them on its own database connection, with
+ * the caller's verified identity, once the turn is stored.
  */
 import { textSearchConfigFor } from "../../text/text_search_config.ts";
 import type {
@@ -11,8 +14,10 @@ import type {
   ConversationStore,
   LoadContextInput,
   SaveTurnInput,
+  SqlQueryable,
   StoredMessage,
 } from "../../ports.ts";
+import { writeAuditRows } from "../../store/audit_rows.ts";
 import {
   contextFromRows,
   type ContextRow,
@@ -20,22 +25,26 @@ import {
   type MemoryOptions,
   toStoredMessage,
 } from "../../store/sql_conversation_store.ts";
-import { toJsonb, toSafeText, toVectorLiteral } from "../../store/sql_values.ts";
+import { toSafeText, toVectorLiteral } from "../../store/sql_values.ts";
 import { SupabaseRpc, type SupabaseRpcOptions } from "./supabase_rpc.ts";
 
 /** Where the project is and which keys to use. */
 export interface SupabaseStoreOptions extends SupabaseRpcOptions {
   memory?: Partial<MemoryOptions>;
+  /** The server's own database connection, for the turns' audit rows. */
+  sql: SqlQueryable;
 }
 
 /** {@link ConversationStore} over supabase-js RPC calls. */
 export class SupabaseConversationStore implements ConversationStore {
   readonly #rpc: SupabaseRpc;
   readonly #memory: MemoryOptions;
+  readonly #sql: SqlQueryable;
 
   constructor(options: SupabaseStoreOptions) {
     this.#rpc = new SupabaseRpc(options);
     this.#memory = { ...DEFAULT_MEMORY_OPTIONS, ...options.memory };
+    this.#sql = options.sql;
   }
 
   async loadContext(
@@ -63,7 +72,7 @@ export class SupabaseConversationStore implements ConversationStore {
   async saveTurn(
     { caller, sessionId, userMessage, assistantMessage, events, runId }: SaveTurnInput,
   ): Promise<void> {
-    await this.#rpc.call(caller, "save_chat_turn", {
+    const messageId = await this.#rpc.call<string | null>(caller, "save_chat_turn", {
       p_run_id: runId ?? null,
       p_session_id: toSafeText(sessionId),
       p_caller: caller.owner,
@@ -71,17 +80,12 @@ export class SupabaseConversationStore implements ConversationStore {
       p_embedding: toVectorLiteral(userMessage.embedding),
       p_embedding_model: userMessage.embeddingModel,
       p_assistant_content: assistantMessage ? toSafeText(assistantMessage.content) : null,
-      p_events: events.map((event) => ({
-        request_id: event.requestId ?? null,
-        tool: toSafeText(event.tool),
-        input: JSON.parse(toJsonb(event.input)),
-        output: JSON.parse(toJsonb(event.output)),
-        success: event.success,
-        error: event.error ?? null,
-        duration_ms: event.durationMs,
-      })),
       p_text_config: textSearchConfigFor(userMessage.content, this.#memory.textSearchConfig),
     }, "store the conversation turn");
+    // Null: the run's turn was stored before (its audit rows with it), or its session erased.
+    if (messageId) {
+      await writeAuditRows(this.#sql, caller, { source: "loop", sessionId }, events);
+    }
   }
 
   async listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]> {

@@ -1,18 +1,22 @@
 /**
- * Working memory, forgetting and export through Supabase's API: the same SQL
- * functions as the SQL stores, called over RPC as the caller (see
- * supabase_rpc.ts).
+ * Working memory, forgetting and export (in pages) through Supabase's API:
+ * the same SQL functions as the SQL stores, called over RPC as the caller
+ * (see supabase_rpc.ts).
  */
 import type { Caller } from "../../ports.ts";
 import type {
   CallerDataStore,
   CallerDeletion,
-  CallerExport,
+  ExportHead,
+  ExportPage,
+  ExportSection,
   SessionDeletion,
 } from "../../store/caller_data_port.ts";
 import {
   type DeletionRow,
+  type ExportRow,
   toCallerDeletion,
+  toExportPage,
   toSessionDeletion,
 } from "../../store/sql_caller_data_store.ts";
 import { parseDocument } from "../../store/sql_conversation_store.ts";
@@ -75,13 +79,28 @@ export class SupabaseMemoryStores implements WorkingMemoryStore, CallerDataStore
     return toCallerDeletion(rows?.[0]);
   }
 
-  async exportEverything(caller: Caller): Promise<CallerExport> {
-    const document = await this.#rpc.call<unknown>(
+  async exportHead(caller: Caller): Promise<ExportHead> {
+    const rows = await this.#rpc.call<ExportRow[] | null>(
       caller,
-      "export_chat_caller",
-      { p_owner: caller.owner },
+      "export_chat_page",
+      { p_owner: caller.owner, p_section: "head" },
       "export your data",
     );
-    return parseDocument(document) as unknown as CallerExport;
+    return parseDocument(rows?.[0]?.item) as unknown as ExportHead;
+  }
+
+  async exportPage(
+    caller: Caller,
+    section: ExportSection,
+    { after, limit, maxBytes }: { after?: string; limit: number; maxBytes: number },
+  ): Promise<ExportPage> {
+    const rows = await this.#rpc.call<ExportRow[] | null>(caller, "export_chat_page", {
+      p_owner: caller.owner,
+      p_section: section,
+      p_after: after ?? null,
+      p_limit: limit,
+      p_max_bytes: maxBytes,
+    }, "export your data");
+    return toExportPage(rows ?? []);
   }
 }

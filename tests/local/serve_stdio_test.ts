@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
-import { lockHolder } from "../../shared/app/data_dir_lock.ts";
+import { lockHolder } from "../../shared/local/data_dir_lock.ts";
 import { handPicked } from "../reliability/mcp_corpus_cases.ts";
 import {
   INITIALIZE,

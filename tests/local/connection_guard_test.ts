@@ -8,13 +8,14 @@ import assert from "node:assert/strict";
 import {
   freePort,
   initializedDataDir,
-  SERVE_ARGS,
+  SERVE_WITH_OPTIONS_ARGS,
+  serveOptionsEnv,
   spawnProcess,
   START_TIMEOUT_MS,
   untilReady,
 } from "../support/process.ts";
 
-const SERVE = [...SERVE_ARGS];
+const SERVE = [...SERVE_WITH_OPTIONS_ARGS];
 
 async function start(env: Record<string, string>, { fdLimit }: { fdLimit?: number } = {}) {
   const env2 = {
@@ -62,8 +63,7 @@ Deno.test("headers that never end get 408 and the connection closed; past the ca
   const port = freePort();
   const server = await start({
     PORT: String(port),
-    MCP_LOOP_HEADER_TIMEOUT_MS: "2000",
-    MCP_LOOP_MAX_CONNECTIONS: "4",
+    ...serveOptionsEnv({ connections: { headerTimeoutMs: 2_000, maxConnections: 4 } }),
   });
   const conns: Deno.Conn[] = [];
   try {
@@ -105,8 +105,7 @@ Deno.test("out of file descriptors the server refuses connections and recovers; 
   const port = freePort();
   const server = await start({
     PORT: String(port),
-    MCP_LOOP_MAX_CONNECTIONS: "10000",
-    MCP_LOOP_HEADER_TIMEOUT_MS: "3000",
+    ...serveOptionsEnv({ connections: { maxConnections: 10_000, headerTimeoutMs: 3_000 } }),
   }, { fdLimit: 128 });
   const conns: Deno.Conn[] = [];
   try {

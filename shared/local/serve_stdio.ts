@@ -4,20 +4,20 @@
  * its MCP endpoint — and exits with code 0 once the client closes stdin or on
  * SIGINT/SIGTERM, after flushing the audit log and closing the database.
  */
-import "./zod_tuning.ts";
 import { configSecrets, loadConfigOrExit } from "../config/config.ts";
 import { createConsoleLogger, WRITE_TO_STDERR } from "../log/console_logger.ts";
 import { createRedactor } from "../log/redact.ts";
 import type { StdioServing } from "../mcp/stdio.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
-import { createApp } from "./app.ts";
+import { createApp } from "../app/app.ts";
+import type { ConfigOptions } from "../config/config_options.ts";
 import { acquireDataDirLock, type DataDirLock, lockHolder } from "./data_dir_lock.ts";
 
 /** Serves stdio until the client goes away, then exits the process. */
 export async function serveStdioFunction(
-  { tools }: { tools: readonly ToolDefinition[] },
+  { tools, options }: { tools: readonly ToolDefinition[]; options?: ConfigOptions },
 ): Promise<never> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit({ options });
   const logger = createConsoleLogger({
     level: config.logLevel,
     write: WRITE_TO_STDERR,
@@ -33,8 +33,10 @@ export async function serveStdioFunction(
       pid: holder.pid,
       url: holder.mcpUrl,
     });
-    const { bridgeStdio } = await import("../mcp/stdio_bridge.ts");
-    const bridge = bridgeStdio({ url: holder.mcpUrl, token: config.mcp.bridgeToken, logger });
+    const { bridgeStdio } = await import("./stdio_bridge.ts");
+    // The server reads the same settings: with keys required, the first one lets the bridge in.
+    const token = config.auth.apiKeys.values().next().value;
+    const bridge = bridgeStdio({ url: holder.mcpUrl, token, logger });
     await untilDone(bridge);
     Deno.exit(0);
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { acquireDataDirLock, lockHolder } from "../../shared/app/data_dir_lock.ts";
+import { acquireDataDirLock, lockHolder } from "../../shared/local/data_dir_lock.ts";
 import { isAppError } from "../../shared/errors.ts";
 
 Deno.test("a data folder's lock says who holds it, refuses a second holder, and is free once released", async () => {
@@ -12,7 +12,7 @@ Deno.test("a data folder's lock says who holds it, refuses a second holder, and 
     args: [
       "eval",
       `import { acquireDataDirLock } from "${new URL(
-        "../../shared/app/data_dir_lock.ts",
+        "../../shared/local/data_dir_lock.ts",
         import.meta.url,
       )}";
        try { acquireDataDirLock(${

@@ -1,33 +1,39 @@
 /**
- * `deno task start`: serves the function locally (and under any Deno host) —
- * on 127.0.0.1 unless `MCP_LOOP_HOSTNAME`/`HOST` says otherwise, holding the
+ * `deno task start`: serves the function on this machine (and under any Deno
+ * host that is not Supabase's edge runtime) — on 127.0.0.1 unless `HOST` says
+ * otherwise, behind the connection guard (connection_guard.ts), holding the
  * PGlite data folder's lock, printing the URLs it serves, and on SIGINT or
  * SIGTERM stopping once (a Ctrl-C reaches both `deno task` and the server, so
  * two signals are the rule), flushing the audit log and closing the database.
- * Under Supabase's edge runtime it only builds the app and hands it to
- * `Deno.serve`; a configuration it cannot start with is answered, not crashed on.
+ * Local-only: the edge entry never imports this folder.
  */
-import "./zod_tuning.ts";
-import { configSecrets, loadConfig, loadConfigOrExit } from "../config/config.ts";
+import { configSecrets, loadConfigOrExit } from "../config/config.ts";
 import { describeError } from "../errors.ts";
-import { errorBody, jsonResponse } from "../http/responses.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
 import { createRedactor } from "../log/redact.ts";
-import { type Logger, SILENT_LOGGER } from "../ports.ts";
-import type { ToolDefinition } from "../tools/tool.ts";
-import type { App } from "./app.ts";
+import type { App } from "../app/app.ts";
+import type { ServeOptions } from "../app/serve.ts";
+import type { RuntimeInfo } from "../app/runtime.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
-import { type ConnectionGuard, startConnectionGuard } from "./connection_guard.ts";
+import {
+  type ConnectionGuard,
+  DEFAULT_GUARD_LIMITS,
+  type GuardLimits,
+  startConnectionGuard,
+} from "./connection_guard.ts";
 
 /**
- * Serves the function with the application's `tools`. The database starts
- * opening before the rest of the app is even loaded (PGlite takes longest).
+ * Serves the function on this machine. The database starts opening before
+ * the rest of the app is even loaded (PGlite takes longest).
  */
-export async function serveFunction(
-  { tools }: { tools: readonly ToolDefinition[] },
+export async function serveLocal(
+  { tools, options, runtime, connections = {} }: ServeOptions & {
+    runtime: RuntimeInfo;
+    /** The connection guard's limits (default DEFAULT_GUARD_LIMITS). */
+    connections?: Partial<GuardLimits>;
+  },
 ): Promise<void> {
-  if ("EdgeRuntime" in globalThis) return await serveOnEdge({ tools });
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit({ runtime: runtime.kind, options });
   let lock: DataDirLock | undefined;
   let app: App | undefined;
   let server: Deno.HttpServer | undefined;
@@ -53,11 +59,11 @@ export async function serveFunction(
       level: config.logLevel,
       redact: createRedactor(configSecrets(config)),
     });
-    const { openDatabase } = await import("./storage.ts");
+    const { openDatabase } = await import("../app/storage.ts");
     const opening = openDatabase(config, logger);
     opening.catch(() => {}); // failures surface through the app, per request
-    const { createApp } = await import("./app.ts");
-    app = createApp(config, { tools, logger, opening });
+    const { createApp } = await import("../app/app.ts");
+    app = createApp(config, { tools, logger, opening, runtime });
   } catch (error) {
     lock?.release();
     console.error((error as Error).message);
@@ -73,7 +79,7 @@ export async function serveFunction(
       hostname: config.http.hostname,
       port: config.port,
       upstream,
-      limits: config.http.connections,
+      limits: { ...DEFAULT_GUARD_LIMITS, ...connections },
       logger: createConsoleLogger({ level: config.logLevel }),
     });
     const { hostname, port } = guard.addr;
@@ -108,43 +114,6 @@ export function stopOnce(stop: () => Promise<void>): () => Promise<number> {
       console.error(`mcp-loop could not stop cleanly: ${describeError(error)}`);
       return 1;
     });
-}
-
-/**
- * Under Supabase's edge runtime, which owns the socket and the process (its
- * `Deno.exit` does nothing): builds the app and hands it to `Deno.serve`. A
- * configuration it cannot start with is logged once and every request is
- * answered with that error (500 CONFIG_INVALID naming the problems), so the
- * function's callers and its log both say what to fix.
- */
-async function serveOnEdge({ tools }: { tools: readonly ToolDefinition[] }): Promise<void> {
-  let handler: (req: Request) => Promise<Response>;
-  try {
-    const config = loadConfig(Deno.env.toObject(), { edgeRuntime: true });
-    const { createApp } = await import("./app.ts");
-    handler = createApp(config, { tools }).fetch;
-  } catch (error) {
-    handler = startupFailureHandler(error);
-  }
-  Deno.serve(handler);
-}
-
-/**
- * The handler of a function that could not start: logs `error` once and
- * answers every request with it (our errors' messages carry no secrets; any
- * other error becomes a generic 500).
- */
-export function startupFailureHandler(
-  error: unknown,
-  { log = createConsoleLogger({ level: "error" }) }: { log?: Logger } = {},
-): (req: Request) => Promise<Response> {
-  const { status, body, error: appError } = errorBody(error, { logger: SILENT_LOGGER });
-  log.error("the function cannot start", {
-    code: appError.code,
-    error: appError.message,
-    ...(appError === error ? {} : { cause: describeError(error) }),
-  });
-  return () => Promise.resolve(jsonResponse(body, status, { "cache-control": "no-store" }));
 }
 
 /**

@@ -4,8 +4,8 @@
  * `mcp:stdio` bridging to the server that owns the folder.
  */
 import assert from "node:assert/strict";
-import { lockHolder } from "../../shared/app/data_dir_lock.ts";
-import { cannotListenMessage, stopOnce } from "../../shared/app/serve_http.ts";
+import { lockHolder } from "../../shared/local/data_dir_lock.ts";
+import { cannotListenMessage, stopOnce } from "../../shared/local/serve_local.ts";
 import {
   freePort,
   INITIALIZE,

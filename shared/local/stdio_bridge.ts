@@ -11,7 +11,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { describeError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
-import { type StdioServing, watchClose } from "./stdio.ts";
+import { type StdioServing, watchClose } from "../mcp/stdio.ts";
 
 /** Bridges stdio to the MCP endpoint at `url`. */
 export function bridgeStdio(
