@@ -20,11 +20,21 @@ export interface ServeOptions {
   runtime?: RuntimeInfo;
 }
 
+/**
+ * What is used of the local server's module (shared/local/serve_local.ts). Its
+ * specifier is held in a variable and its type written out here: Supabase's
+ * bundler follows literal imports and the CLI's upload walk reads type imports
+ * too, so neither takes the local folder into what is deployed.
+ */
+interface LocalServerModule {
+  serveLocal(serve: ServeOptions & { runtime: RuntimeInfo }): Promise<void>;
+}
+
 /** Serves the function (see the module doc). */
 export async function serveFunction(serve: ServeOptions): Promise<void> {
   const runtime = serve.runtime ?? detectRuntime();
   if (runtime.kind === "edge") return serveOnEdge({ ...serve, runtime });
   const specifier: string = import.meta.resolve("../local/serve_local.ts");
-  const { serveLocal } = await import(specifier) as typeof import("../local/serve_local.ts");
+  const { serveLocal } = await import(specifier) as LocalServerModule;
   await serveLocal({ ...serve, runtime });
 }

@@ -126,8 +126,9 @@ function candidatesFor(
     const profile = toolProfile(tool);
     if (tool.readOnly) {
       if (reading.kind === "statement" || reading.kind === "greeting") continue;
-      if (!isAbout(profile, words)) continue;
       const clause = asking.findIndex((clause) => answersVerb(clause, profile));
+      // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it.
+      if (clause < 0 && !isAbout(profile, words)) continue;
       const score = scoreOf(tool);
       if ((verbServed && clause < 0) || score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });

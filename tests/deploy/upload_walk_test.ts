@@ -203,24 +203,10 @@ type RuntimeRead =
   | { reads: "nothing"; notARead: string };
 
 // The PGlite adapter is not here: shared/app/storage.ts loads it by a specifier the walk does
-// not read, so it is neither uploaded nor bundled (the test below, and bundle_test.ts).
+// not read, so it is neither uploaded nor bundled (the test below, and bundle_test.ts); nor is
+// shared/local/ (the local server, its connection guard and data-folder lock), loaded the same
+// way by shared/app/serve.ts.
 const RUNTIME_READS: Record<string, RuntimeRead> = {
-  "shared/local/connection_guard.ts": {
-    reads: "/dev/null, opened to count the free file descriptors (Deno.openSync)",
-    unreached:
-      "serveFunction (shared/local/serve_local.ts) starts the guard only when EdgeRuntime " +
-      "is not defined: deployed, the platform owns the socket",
-  },
-  "shared/local/serve_local.ts": {
-    reads: "a temporary folder for the HTTP server's Unix socket (Deno.makeTempDir, Deno.remove)",
-    unreached: "serveFunction returns to the edge runtime's own Deno.serve before it, when " +
-      "EdgeRuntime is defined",
-  },
-  "shared/local/data_dir_lock.ts": {
-    reads: "the data folder's lock file (Deno.openSync, Deno.readTextFileSync, Deno.mkdirSync)",
-    unreached: "serveFunction (shared/local/serve_local.ts) returns before it takes the lock " +
-      "when EdgeRuntime is defined",
-  },
   "shared/http/playground/assets.ts": {
     reads: "nothing",
     notARead: 'new URL(".\\/client.js", import.meta.url) is browser code inside PLAYGROUND_SCRIPT',
