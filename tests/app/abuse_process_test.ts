@@ -139,7 +139,12 @@ Deno.test("a client leaving mid-step: the run finishes, its turn is stored whole
 Deno.test("one caller flooding the server is refused with 429 while another caller is served", async () => {
   const port = freePort();
   const base = `http://127.0.0.1:${port}/mcp-loop`;
-  const proc = await server(port, { MCP_LOOP_MAX_BODY_BYTES: "2000000" });
+  // The subject is who is served, not how fast: on a starved machine the other caller's requests
+  // may take longer than the default 10 s deadline, so the deadline is the longest there is.
+  const proc = await server(port, {
+    MCP_LOOP_MAX_BODY_BYTES: "2000000",
+    MCP_LOOP_DEADLINE_MS: "600000",
+  });
   try {
     await untilReady(proc);
     const big = "x".repeat(1_000_000);
