@@ -160,7 +160,7 @@ Deno.test("an aborted signal stops a hanging call at once (the request deadline)
       messages: [{ role: "user", content: "hi" }],
       signal: controller.signal,
     });
-    while (server.chatRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.untilHung();
     controller.abort(new Error("deadline"));
     await assert.rejects(
       call,
