@@ -2,8 +2,10 @@
  * `deno task bench boot`: how long the deployed entry takes to boot on the edge
  * runtime's Deno (2.1.4): a fresh process runs tests/edge/edge_runtime_harness.ts
  * in boot mode — `EdgeRuntime`, `Supabase.ai`, no disk, as deployed — which
- * imports functions/mcp-loop/index.ts, hands it one MCP `tools/list` from a
- * signed-in user and exits. Reported per run: when the import finished and when
+ * imports functions/mcp-loop/index.ts, hands it one request from a signed-in
+ * user and exits: a loop turn with OpenAI configured (the fake OpenAI API of
+ * tests/fakes answers the plan, the summary and the embedding), or with
+ * `--request mcp` an MCP `tools/list`. Reported per run: when the import finished and when
  * the answer was read (ms since the process's time origin), and the process's CPU
  * time by then (read from /proc/<pid>/stat while it waits to exit, in 10 ms ticks:
  * Deno's own start, the harness, the function). The database is a Supabase-shaped PGlite served over the wire
@@ -15,6 +17,7 @@
  */
 import { es256Key, es256Token, USER_A, userClaims } from "../auth/test_tokens.ts";
 import { edgeDeno } from "../support/edge_runtime.ts";
+import { FakeOpenAiServer } from "../fakes/fake_openai_server.ts";
 import { serveFakeSupabase } from "../support/fake_supabase.ts";
 import { servePglite } from "../support/pglite_socket.ts";
 import { ROOT, spawnProcess } from "../support/process.ts";
@@ -30,6 +33,9 @@ interface Boot {
   answer: string;
 }
 
+/** The first request: a loop turn (the model's calls answered by the fake OpenAI API), or MCP tools/list. */
+type RequestKind = "loop" | "mcp";
+
 /** Where a checkout's entry is and the settings every boot gets. */
 interface BootTarget {
   label: string;
@@ -37,16 +43,23 @@ interface BootTarget {
 }
 
 /** The `deno run` arguments that boot `target`'s entry under the harness (from this checkout). */
-function bootArgs(target: BootTarget, authorization: string): string[] {
-  const request = {
-    path: "/mcp-loop/mcp",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      authorization,
-    },
-    body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+function bootArgs(target: BootTarget, authorization: string, kind: RequestKind): string[] {
+  const headers = {
+    "content-type": "application/json",
+    accept: kind === "mcp" ? "application/json, text/event-stream" : "application/json",
+    authorization,
   };
+  const request = kind === "mcp"
+    ? { path: "/mcp-loop/mcp", headers, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } }
+    : {
+      path: "/mcp-loop",
+      headers,
+      body: {
+        mode: "general",
+        sessionId: `boot-${crypto.randomUUID()}`,
+        messages: [{ role: "user", content: "What time is it in Tokyo?" }],
+      },
+    };
   return [
     "run",
     "--no-config",
@@ -73,8 +86,9 @@ async function bootOnce(
   target: BootTarget,
   env: Record<string, string>,
   authorization: string,
+  kind: RequestKind,
 ): Promise<Boot> {
-  const process = spawnProcess(bootArgs(target, authorization), {
+  const process = spawnProcess(bootArgs(target, authorization, kind), {
     command: denoPath,
     cwd: target.root,
     clearEnv: true,
@@ -111,6 +125,7 @@ async function deployedSettings() {
   const database = await servePglite(db);
   const key = await es256Key("boot-bench-key");
   const supabase = serveFakeSupabase({ keys: [key] });
+  const openai = FakeOpenAiServer.start();
   const token = await es256Token(key, userClaims(USER_A, { iss: `${supabase.url}/auth/v1` }));
   const env = {
     HOME: Deno.env.get("HOME") ?? "/root",
@@ -122,8 +137,11 @@ async function deployedSettings() {
     SUPABASE_DB_URL: database.url,
     SUPABASE_PUBLISHABLE_KEYS: '{"default":"sb_publishable_boot_bench"}',
     SUPABASE_SECRET_KEYS: '{"default":"sb_secret_boot_bench_0123456789"}',
+    OPENAI_API_KEY: "sk-boot-bench-0123456789abcdef",
+    OPENAI_BASE_URL: openai.baseUrl,
   };
   const close = async () => {
+    await openai.close();
     await supabase.close();
     await database.close();
   };
@@ -137,6 +155,7 @@ export async function bootBenchmarks(args: readonly string[] = []): Promise<stri
     return at >= 0 ? args[at + 1] : undefined;
   };
   const runs = Number(flag("--runs") ?? 15);
+  const kind = (flag("--request") ?? "loop") as RequestKind;
   const vs = flag("--vs");
   const edge = await edgeDeno();
   if (!edge.path) return `skipped: ${edge.reason}`;
@@ -146,12 +165,12 @@ export async function bootBenchmarks(args: readonly string[] = []): Promise<stri
   const boots = new Map(targets.map((target) => [target.label, [] as Boot[]]));
   try {
     for (const target of targets) {
-      await bootOnce(edge.path, target, settings.env, settings.authorization); // warm-up
+      await bootOnce(edge.path, target, settings.env, settings.authorization, kind); // warm-up
     }
     for (let i = 0; i < runs; i++) {
       for (const target of targets) {
         boots.get(target.label)!.push(
-          await bootOnce(edge.path, target, settings.env, settings.authorization),
+          await bootOnce(edge.path, target, settings.env, settings.authorization, kind),
         );
       }
     }
@@ -159,7 +178,9 @@ export async function bootBenchmarks(args: readonly string[] = []): Promise<stri
     await settings.close();
   }
   return [
-    `Deno ${"2.1.4"} (the edge runtime's), ${runs} runs each${vs ? ", alternating" : ""}; ` +
+    `Deno 2.1.4 (the edge runtime's); first request: ${
+      kind === "mcp" ? "MCP tools/list" : "a loop turn, OpenAI configured (a fake API)"
+    }; ${runs} runs each${vs ? ", alternating" : ""}; ` +
     "median (min–max), ms since the process's time origin; CPU of the whole process.",
     "",
     "| entry | import done | first answer | CPU at first answer |",
