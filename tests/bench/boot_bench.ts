@@ -8,12 +8,15 @@
  * `--request mcp` an MCP `tools/list`. Reported per run: when the import finished and when
  * the answer was read (ms since the process's time origin), and the process's CPU
  * time by then (read from /proc/<pid>/stat while it waits to exit, in 10 ms ticks:
- * Deno's own start, the harness, the function). The database is a Supabase-shaped PGlite served over the wire
- * protocol from this process (its CPU is not counted).
+ * Deno's own start, the harness, the function). The database is a
+ * Supabase-shaped PGlite served over the wire protocol from this process (its
+ * CPU is not counted).
  *
  * `--vs DIR` alternates runs with the same entry of another checkout (e.g. the
  * commit before a change, exported with `git archive`): pairs, so both see the
- * machine in the same minutes. `--runs N` (default 15).
+ * machine in the same minutes; the ratios are taken pair by pair. A floor, an
+ * entry that imports nothing (tests/bench/data/boot_floor_entry.ts), is booted
+ * in each round too. `--runs N` (default 15).
  */
 import { es256Key, es256Token, USER_A, userClaims } from "../auth/test_tokens.ts";
 import { edgeDeno } from "../support/edge_runtime.ts";
@@ -22,6 +25,9 @@ import { serveFakeSupabase } from "../support/fake_supabase.ts";
 import { servePglite } from "../support/pglite_socket.ts";
 import { ROOT, spawnProcess } from "../support/process.ts";
 import { migratedSupabasePglite } from "../support/supabase_shape.ts";
+
+/** The floor's entry: Deno and the harness alone. */
+const FLOOR_ENTRY = "tests/bench/data/boot_floor_entry.ts";
 
 /** One boot's figures, as the harness prints them. */
 interface Boot {
@@ -36,10 +42,12 @@ interface Boot {
 /** The first request: a loop turn (the model's calls answered by the fake OpenAI API), or MCP tools/list. */
 type RequestKind = "loop" | "mcp";
 
-/** Where a checkout's entry is and the settings every boot gets. */
+/** A checkout (its import map and readable folders) and the entry booted in it. */
 interface BootTarget {
   label: string;
   root: string;
+  /** Relative to `root` (default: the deployed entry). */
+  entry?: string;
 }
 
 /** The `deno run` arguments that boot `target`'s entry under the harness (from this checkout). */
@@ -67,9 +75,9 @@ function bootArgs(target: BootTarget, authorization: string, kind: RequestKind):
     `--import-map=${target.root}import_map.json`,
     "--allow-env",
     "--allow-net",
-    `--allow-read=${target.root}functions,${target.root}shared`,
+    `--allow-read=${target.root}functions,${target.root}shared,${target.root}tests/bench/data`,
     `${ROOT}tests/edge/edge_runtime_harness.ts`,
-    new URL("functions/mcp-loop/index.ts", `file://${target.root}`).href,
+    new URL(target.entry ?? "functions/mcp-loop/index.ts", `file://${target.root}`).href,
     JSON.stringify(request),
   ];
 }
@@ -159,8 +167,11 @@ export async function bootBenchmarks(args: readonly string[] = []): Promise<stri
   const vs = flag("--vs");
   const edge = await edgeDeno();
   if (!edge.path) return `skipped: ${edge.reason}`;
-  const targets: BootTarget[] = [{ label: "this checkout", root: ROOT }];
-  if (vs) targets.unshift({ label: vs, root: vs.endsWith("/") ? vs : `${vs}/` });
+  const targets: BootTarget[] = [
+    { label: "floor (an entry that imports nothing)", root: ROOT, entry: FLOOR_ENTRY },
+    { label: "this checkout", root: ROOT },
+  ];
+  if (vs) targets.splice(1, 0, { label: vs, root: vs.endsWith("/") ? vs : `${vs}/` });
   const settings = await deployedSettings();
   const boots = new Map(targets.map((target) => [target.label, [] as Boot[]]));
   try {
@@ -177,6 +188,28 @@ export async function bootBenchmarks(args: readonly string[] = []): Promise<stri
   } finally {
     await settings.close();
   }
+  return bootTable(targets, boots, { kind, runs, vs });
+}
+
+/** The boots as markdown: one row per target, and with `--vs` the pairs' median ratios. */
+function bootTable(
+  targets: readonly BootTarget[],
+  boots: Map<string, Boot[]>,
+  { kind, runs, vs }: { kind: RequestKind; runs: number; vs?: string },
+): string {
+  const columns = (
+    list: Boot[],
+  ) => [list.map((b) => b.importMs), list.map((b) => b.answerMs), list.map((b) => b.cpuMs)];
+  const rows = targets.map((target) =>
+    `| ${target.label} | ${columns(boots.get(target.label)!).map(spread).join(" | ")} |`
+  );
+  if (vs) {
+    const [a, b] = [boots.get(vs)!, boots.get("this checkout")!].map(columns);
+    const ratios = b.map((values, column) =>
+      spread(values.map((value, i) => value / a[column][i] * 100))
+    );
+    rows.push(`| this checkout ÷ ${vs}, pair by pair (%) | ${ratios.join(" | ")} |`);
+  }
   return [
     `Deno 2.1.4 (the edge runtime's); first request: ${
       kind === "mcp" ? "MCP tools/list" : "a loop turn, OpenAI configured (a fake API)"
@@ -185,12 +218,7 @@ export async function bootBenchmarks(args: readonly string[] = []): Promise<stri
     "",
     "| entry | import done | first answer | CPU at first answer |",
     "|---|---:|---:|---:|",
-    ...targets.map((target) => {
-      const list = boots.get(target.label)!;
-      return `| ${target.label} | ${spread(list.map((b) => b.importMs))} | ${
-        spread(list.map((b) => b.answerMs))
-      } | ${spread(list.map((b) => b.cpuMs))} |`;
-    }),
+    ...rows,
   ].join("\n");
 }
 
