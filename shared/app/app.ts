@@ -48,6 +48,9 @@ import { createToolServices } from "./tool_services.ts";
 import { createRunEngine } from "./runs_deps.ts";
 import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
+import { createMcpSessions } from "../mcp/mcp_sessions.ts";
+import type { McpSessionStore } from "../store/mcp_session_port.ts";
+import { SqlMcpSessionStore } from "../store/sql_mcp_session_store.ts";
 
 /** Replacements for the adapters the configuration would choose (tests, embedding). */
 export interface AppOverrides {
@@ -74,6 +77,8 @@ export interface AppOverrides {
   runs?: RunStore;
   /** Where approval records are kept (default: SQL on the database). */
   approvals?: ApprovalStore;
+  /** Where 2025-11-25 HTTP clients' MCP sessions are kept (default: SQL on the database). */
+  mcpSessions?: McpSessionStore;
   /** Replaces `fetch` for supabase-js: the caller's client in tools, the Supabase API stores (tests). */
   fetch?: typeof fetch;
   /**
@@ -125,7 +130,7 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
   const sql = appSql(config, overrides, logger);
   const parts = buildParts(config, overrides, { sql, logger, runtime });
   const runner = buildRunner(config, overrides, parts);
-  const mcp = mcpDeps(config, parts);
+  const mcp = mcpDeps(config, parts, overrides);
   // A request's deadline starts once the database has opened (a fresh PGlite folder takes seconds).
   const runWhenOpen = whenOpen(sql, runner);
   const remotes = connectRemoteServers(config, parts.registry, logger);
@@ -263,7 +268,7 @@ function buildRunner(config: Config, overrides: AppOverrides, parts: Parts): Mcp
 }
 
 /** What the MCP surfaces need of the app. */
-function mcpDeps(config: Config, parts: Parts): McpServerDeps {
+function mcpDeps(config: Config, parts: Parts, overrides: AppOverrides): McpServerDeps {
   return {
     registry: parts.registry,
     audit: parts.audit,
@@ -276,6 +281,7 @@ function mcpDeps(config: Config, parts: Parts): McpServerDeps {
     memory: parts.memoryStores.memory,
     refinementSettings: config.refinement,
     approvals: createMcpApprovals(config, { rule: parts.rule, store: parts.runs.approvals }),
+    sessions: createMcpSessions(overrides.mcpSessions ?? new SqlMcpSessionStore(parts.sql)),
     untilReady: () => untilOpen(parts.sql),
   };
 }

@@ -23,37 +23,74 @@ import type { RemoteToolSource } from "../mcp/remote_tool_source.ts";
 import type { Logger } from "../ports.ts";
 import type { LazySql } from "../store/lazy_sql.ts";
 
+/** What the routes are built from. */
+type RouterDeps = {
+  runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
+  runs: RunEngine;
+  limits: CallerLimiter;
+  /** Forgetting and export (`/sessions/{sessionId}`, `/data`). */
+  data: CallerDataStore;
+  mcp: McpServerDeps;
+  embeddingModel: string;
+  sql: LazySql;
+  remotes: Promise<RemoteToolSource[]>;
+  authenticate: Authenticate;
+  describe: () => Record<string, unknown>;
+};
+
 /**
  * The HTTP routes: the loop, health, and MCP (its SDK loaded on the first MCP
  * request, or before by `loadMcp`).
  */
-export function buildRouter(
-  config: Config,
-  { runner, mcp, embeddingModel, sql, remotes, authenticate, describe, runs, limits, data }: {
-    runner: Pick<McpLoopRunner, "run" | "resume" | "cancel">;
-    runs: RunEngine;
-    limits: CallerLimiter;
-    /** Forgetting and export (`/sessions/{sessionId}`, `/data`). */
-    data: CallerDataStore;
-    mcp: McpServerDeps;
-    embeddingModel: string;
-    sql: LazySql;
-    remotes: Promise<RemoteToolSource[]>;
-    authenticate: Authenticate;
-    describe: () => Record<string, unknown>;
-  },
-) {
-  const { logger } = mcp;
+export function buildRouter(config: Config, deps: RouterDeps) {
+  const { mcp: { logger }, authenticate, limits } = deps;
   // Sign-in discovery where sign-in is needed and someone issues the tokens.
   const signIn = config.auth.required && config.oauth.authorizationServers.length > 0;
   const allowedHosts = config.mcp.allowedHosts === "*" ? "*" : new Set(config.mcp.allowedHosts);
   // Deployed, the platform's gateway routes by host; the Host check guards a server on this
   // machine against DNS rebinding.
-  const loopHostOrigin = createHostOriginCheck({
+  const hostOrigin = createHostOriginCheck({
     allowedHosts: config.http.deployed ? "*" : allowedHosts,
     origins: config.http.corsOrigins,
   });
-  const mcpHandler = lazyHandler(async () => {
+  const mcpHandler = lazyMcpHandler(config, { deps, allowedHosts, signIn });
+  const door = {
+    runner: deps.runner,
+    authenticate,
+    embeddingModel: deps.embeddingModel,
+    maxBodyBytes: config.http.maxBodyBytes,
+    logger,
+    hostOrigin,
+    keepAlive: deps.runs.keepAlive,
+    limits,
+  };
+  const router = createRouter({
+    loop: createLoopHandler(door),
+    runs: createRunsHandler({ ...door, store: deps.runs.store, hub: deps.runs.hub }),
+    data: createDataHandler({ data: deps.data, authenticate, logger, hostOrigin, limits }),
+    health: healthHandler(config, deps),
+    mcp: mcpHandler.handle,
+    protectedResource: signIn ? createProtectedResourceHandler(config.oauth) : undefined,
+    playground: createPlaygroundHandler({
+      enabled: config.http.playground,
+      deployed: config.http.deployed,
+    }),
+    corsOrigins: config.http.corsOrigins,
+    logger,
+  });
+  return { router, loadMcp: mcpHandler.load };
+}
+
+/** The MCP endpoint, its SDK imported on its first request (or by `load`). */
+function lazyMcpHandler(
+  config: Config,
+  { deps: { mcp, authenticate, limits }, allowedHosts, signIn }: {
+    deps: RouterDeps;
+    allowedHosts: "*" | Set<string>;
+    signIn: boolean;
+  },
+) {
+  return lazyHandler(async () => {
     const { createMcpHttpHandler } = await import("../mcp/mcp_http_handler.ts");
     return createMcpHttpHandler({
       ...mcp,
@@ -72,52 +109,25 @@ export function buildRouter(
       resourceMetadataUrl: signIn ? (req) => resourceMetadataUrl(config.oauth, req) : undefined,
     });
   });
-  const router = createRouter({
-    loop: createLoopHandler({
-      runner,
-      authenticate,
-      embeddingModel,
-      maxBodyBytes: config.http.maxBodyBytes,
-      logger,
-      hostOrigin: loopHostOrigin,
-      keepAlive: runs.keepAlive,
-      limits,
-    }),
-    runs: createRunsHandler({
-      runner,
-      store: runs.store,
-      hub: runs.hub,
-      authenticate,
-      embeddingModel,
-      maxBodyBytes: config.http.maxBodyBytes,
-      logger,
-      hostOrigin: loopHostOrigin,
-      keepAlive: runs.keepAlive,
-      limits,
-    }),
-    data: createDataHandler({ data, authenticate, logger, hostOrigin: loopHostOrigin, limits }),
-    health: createHealthHandler({
-      logger,
-      database: sql,
-      describe,
-      // With authentication required, only a caller with a credential sees the details.
-      authenticate: config.auth.required ? authenticate : undefined,
-      checks: async () =>
-        Object.fromEntries((await remotes).map((source) => {
-          const status = source.status();
-          return [`remote:${status.name}`, status];
-        })),
-    }),
-    mcp: mcpHandler.handle,
-    protectedResource: signIn ? createProtectedResourceHandler(config.oauth) : undefined,
-    playground: createPlaygroundHandler({
-      enabled: config.http.playground,
-      deployed: config.http.deployed,
-    }),
-    corsOrigins: config.http.corsOrigins,
+}
+
+/** Health: the database, the remote MCP servers, and what `describe` reports. */
+function healthHandler(
+  config: Config,
+  { mcp: { logger }, sql, describe, authenticate, remotes }: RouterDeps,
+) {
+  return createHealthHandler({
     logger,
+    database: sql,
+    describe,
+    // With authentication required, only a caller with a credential sees the details.
+    authenticate: config.auth.required ? authenticate : undefined,
+    checks: async () =>
+      Object.fromEntries((await remotes).map((source) => {
+        const status = source.status();
+        return [`remote:${status.name}`, status];
+      })),
   });
-  return { router, loadMcp: mcpHandler.load };
 }
 
 /**

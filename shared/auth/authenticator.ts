@@ -5,7 +5,7 @@
  */
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, type Caller, type Logger, SILENT_LOGGER } from "../ports.ts";
-import { createJwtVerifier, type JwtVerifierOptions } from "./jwt_verifier.ts";
+import { createJwtVerifier, type JwtVerifier, type JwtVerifierOptions } from "./jwt_verifier.ts";
 import { VerifiedTokens } from "./verified_tokens.ts";
 
 /**
@@ -28,6 +28,19 @@ export interface AuthOptions extends JwtVerifierOptions {
   logger?: Logger;
 }
 
+/** What the server knows to recognise a bearer token by. */
+interface Credentials {
+  /** API key names by the SHA-256 of the key. */
+  keyNamesByDigest: Promise<Map<string, string>>;
+  /** The project's secret keys' SHA-256 digests. */
+  secretKeyDigests: Promise<Map<string, string>>;
+  apiKeys: ReadonlyMap<string, string>;
+  required: boolean;
+  verifier: JwtVerifier;
+  /** Says, once, that JWTs arrive with no keys configured to verify them. */
+  warnUnverifiable: () => void;
+}
+
 /** Builds the request authenticator. */
 export function createAuthenticator(
   {
@@ -40,10 +53,21 @@ export function createAuthenticator(
   }: AuthOptions = {},
 ): Authenticate {
   const verified = new VerifiedTokens({ ttlMs: verifiedTokenTtlMs });
-  const keyNamesByDigest = digestKeys(apiKeys);
-  const secretKeyDigests = digestKeys(new Map(projectSecretKeys.map((key) => [key, key])));
-  const verifier = createJwtVerifier(jwt);
   let warned = false;
+  const credentials: Credentials = {
+    keyNamesByDigest: digestKeys(apiKeys),
+    secretKeyDigests: digestKeys(new Map(projectSecretKeys.map((key) => [key, key]))),
+    apiKeys,
+    required,
+    verifier: createJwtVerifier(jwt),
+    warnUnverifiable: () => {
+      if (warned) return;
+      warned = true;
+      logger.warn(
+        "a JWT was sent but no signing keys are configured (SUPABASE_URL, SUPABASE_JWKS or SUPABASE_JWT_SECRET); treating callers as anonymous",
+      );
+    },
+  };
   return async (req) => {
     const token = bearerToken(req.headers.get("authorization"));
     if (token === undefined) {
@@ -57,57 +81,58 @@ export function createAuthenticator(
     }
     const known = verified.get(token);
     if (known) return known;
-    const caller = await identify(token);
+    const caller = await identify(token, credentials);
     verified.set(token, caller);
     return caller;
   };
+}
 
-  /** The caller a bearer token stands for; throws for a token that is refused. */
-  async function identify(token: string): Promise<Caller> {
-    const digest = await sha256Hex(token);
-    const keyName = (await keyNamesByDigest).get(digest);
-    if (keyName !== undefined) return { userId: null, owner: `key:${keyName}` };
-    // The project's new-style API keys, as supabase-js sends them when nobody is signed in.
-    if (token.startsWith("sb_publishable_")) return projectKeyCaller("publishable key", required);
-    if (token.startsWith("sb_secret_")) {
-      if ((await secretKeyDigests).has(digest)) return { userId: null, owner: "service_role" };
+/** The caller a bearer token stands for; throws for a token that is refused. */
+async function identify(token: string, credentials: Credentials): Promise<Caller> {
+  const { required, verifier } = credentials;
+  const digest = await sha256Hex(token);
+  const keyName = (await credentials.keyNamesByDigest).get(digest);
+  if (keyName !== undefined) return { userId: null, owner: `key:${keyName}` };
+  // The project's new-style API keys, as supabase-js sends them when nobody is signed in.
+  if (token.startsWith("sb_publishable_")) return projectKeyCaller("publishable key", required);
+  if (token.startsWith("sb_secret_")) {
+    if ((await credentials.secretKeyDigests).has(digest)) {
+      return { userId: null, owner: "service_role" };
+    }
+    throw new AppError(
+      "UNAUTHORIZED",
+      "The bearer token is a Supabase secret key this project does not have; check the key you send",
+    );
+  }
+  if (!looksLikeJwt(token)) return notJwtCaller(credentials);
+  if (!verifier.configured) {
+    if (required) {
       throw new AppError(
-        "UNAUTHORIZED",
-        "The bearer token is a Supabase secret key this project does not have; check the key you send",
+        "TOKEN_ALGORITHM_REFUSED",
+        "This server has no key to verify JWTs; set SUPABASE_URL (for its JWKS) or SUPABASE_JWT_SECRET, or send an API key",
       );
     }
-    if (!looksLikeJwt(token)) {
-      if (apiKeys.size > 0) {
-        throw new AppError(
-          "UNAUTHORIZED",
-          "The bearer token is neither a known API key nor a JWT; check the key you send",
-        );
-      }
-      if (required || verifier.configured) {
-        throw new AppError(
-          "TOKEN_MALFORMED",
-          "The bearer token is not a JWT; send the access token of a Supabase session",
-        );
-      }
-      return ANONYMOUS;
-    }
-    if (!verifier.configured) {
-      if (required) {
-        throw new AppError(
-          "TOKEN_ALGORITHM_REFUSED",
-          "This server has no key to verify JWTs; set SUPABASE_URL (for its JWKS) or SUPABASE_JWT_SECRET, or send an API key",
-        );
-      }
-      if (!warned) {
-        warned = true;
-        logger.warn(
-          "a JWT was sent but no signing keys are configured (SUPABASE_URL, SUPABASE_JWKS or SUPABASE_JWT_SECRET); treating callers as anonymous",
-        );
-      }
-      return ANONYMOUS;
-    }
-    return callerFromClaims(await verifier.verify(token), token, required);
+    credentials.warnUnverifiable();
+    return ANONYMOUS;
   }
+  return callerFromClaims(await verifier.verify(token), token, required);
+}
+
+/** A token that is no key we know and no JWT: refused, unless nothing is configured to check it. */
+function notJwtCaller({ apiKeys, required, verifier }: Credentials): Caller {
+  if (apiKeys.size > 0) {
+    throw new AppError(
+      "UNAUTHORIZED",
+      "The bearer token is neither a known API key nor a JWT; check the key you send",
+    );
+  }
+  if (required || verifier.configured) {
+    throw new AppError(
+      "TOKEN_MALFORMED",
+      "The bearer token is not a JWT; send the access token of a Supabase session",
+    );
+  }
+  return ANONYMOUS;
 }
 
 /**

@@ -64,7 +64,7 @@ export function createJwtVerifier(
   const secret = jwtSecret ? new TextEncoder().encode(jwtSecret) : undefined;
   const local = jwks.length > 0 ? createLocalJWKSet({ keys: jwks } as JSONWebKeySet) : undefined;
   const remote = jwksUrl
-    ? createRemoteJWKSet(new URL(jwksUrl), {
+    ? remoteKeys(jwksUrl, {
       cacheMaxAge: jwksCacheMaxAgeMs,
       cooldownDuration: jwksCooldownMs,
       timeoutDuration: 5_000,
@@ -75,38 +75,7 @@ export function createJwtVerifier(
     ...(secret ? ["HS256"] : []),
     ...(local || remote ? ASYMMETRIC_ALGORITHMS : []),
   ];
-
-  const fromRemote: JWTVerifyGetKey = async (header, token) => {
-    try {
-      return await remote!(header, token);
-    } catch (error) {
-      if (
-        error instanceof errors.JWKSNoMatchingKey ||
-        error instanceof errors.JWKSMultipleMatchingKeys
-      ) throw error;
-      throw new AppError(
-        "AUTH_KEYS_UNAVAILABLE",
-        `Cannot verify the JWT: the signing keys at ${jwksUrl} could not be loaded (${
-          describeError(error)
-        }); try again shortly, and check SUPABASE_URL or MCP_LOOP_JWKS_URL if it persists`,
-        { cause: error },
-      );
-    }
-  };
-
-  const getKey: JWTVerifyGetKey = async (header, token) => {
-    // The algorithm allow-list has already refused what no configured key can verify.
-    if (header.alg === "HS256") return secret!;
-    if (local) {
-      try {
-        return await local(header, token);
-      } catch (error) {
-        if (!remote || !(error instanceof errors.JWKSNoMatchingKey)) throw error;
-      }
-    }
-    return await fromRemote(header, token);
-  };
-
+  const getKey = keyFor({ secret, local, remote });
   return {
     configured: algorithms.length > 0,
     async verify(token) {
@@ -124,6 +93,59 @@ export function createJwtVerifier(
       checkAudience(claims, audience);
       return claims;
     },
+  };
+}
+
+/**
+ * The key for a token's header: the secret for HS256, else the static keys,
+ * else — for a key id they do not have — the JWKS endpoint's.
+ */
+function keyFor(
+  { secret, local, remote }: {
+    secret?: Uint8Array;
+    local?: JWTVerifyGetKey;
+    remote?: JWTVerifyGetKey;
+  },
+): JWTVerifyGetKey {
+  return async (header, token) => {
+    // The algorithm allow-list has already refused what no configured key can verify.
+    if (header.alg === "HS256") return secret!;
+    if (local) {
+      try {
+        return await local(header, token);
+      } catch (error) {
+        if (!remote || !(error instanceof errors.JWKSNoMatchingKey)) throw error;
+      }
+    }
+    return await remote!(header, token);
+  };
+}
+
+/**
+ * The project's JWKS endpoint; an endpoint that cannot be loaded is
+ * AUTH_KEYS_UNAVAILABLE, while a key id it lacks stays jose's error (a bad token).
+ */
+function remoteKeys(
+  jwksUrl: string,
+  options: Parameters<typeof createRemoteJWKSet>[1],
+): JWTVerifyGetKey {
+  const remote = createRemoteJWKSet(new URL(jwksUrl), options);
+  return async (header, token) => {
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if (
+        error instanceof errors.JWKSNoMatchingKey ||
+        error instanceof errors.JWKSMultipleMatchingKeys
+      ) throw error;
+      throw new AppError(
+        "AUTH_KEYS_UNAVAILABLE",
+        `Cannot verify the JWT: the signing keys at ${jwksUrl} could not be loaded (${
+          describeError(error)
+        }); try again shortly, and check SUPABASE_URL or MCP_LOOP_JWKS_URL if it persists`,
+        { cause: error },
+      );
+    }
   };
 }
 

@@ -155,7 +155,8 @@ export function createMcpLoopClient(options: McpLoopClientOptions): McpLoopClien
     return await readJson(
       response,
       signal,
-      (body) => typeof body.runId === "string" ? body as unknown as RunView : undefined,
+      // {success, data}; the bare view that earlier servers sent is still read.
+      (body) => runView(body.success === true ? body.data : body),
     );
   };
   async function* streamed(path: string, body: unknown, signal?: AbortSignal) {
@@ -184,6 +185,11 @@ export function createMcpLoopClient(options: McpLoopClientOptions): McpLoopClien
     events: (runId, eventsOptions = {}) =>
       follow(connection, runPath(runId, "events"), eventsOptions),
   };
+}
+
+function runView(body: unknown): RunView | undefined {
+  const view = body as Partial<RunView> | null;
+  return typeof view?.runId === "string" ? view as RunView : undefined;
 }
 
 /** The events route, reconnected from the last event after a dropped connection. */

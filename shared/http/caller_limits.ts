@@ -37,59 +37,12 @@ export function createCallerLimiter(
   settings: CallerLimitSettings,
   { shared, now = () => performance.now() }: { shared?: SharedQuota; now?: () => number } = {},
 ): CountingCallerLimiter {
-  const buckets = new Map<string, Bucket>();
-  let swept = now();
-  // Counts of callers with nothing in flight for a minute are full again, the same as none:
-  // dropped, so one-off callers do not pile up.
-  const sweep = () => {
-    if (now() - swept < IDLE_MS) return;
-    swept = now();
-    for (const [key, bucket] of buckets) {
-      if (bucket.inFlight === 0 && swept - bucket.at >= IDLE_MS) buckets.delete(key);
-    }
-  };
-  const { concurrency, requestsPerMinute, bytesPerMinute } = settings;
-  const refill = (bucket: Bucket) => {
-    const minutes = (now() - bucket.at) / 60_000;
-    bucket.at = now();
-    bucket.requests = Math.min(requestsPerMinute, bucket.requests + minutes * requestsPerMinute);
-    bucket.bytes = Math.min(bytesPerMinute, bucket.bytes + minutes * bytesPerMinute);
-  };
+  const buckets = new CallerBuckets(settings, now);
+  const { requestsPerMinute, bytesPerMinute } = settings;
   return {
     tracked: () => buckets.size,
     async admit(caller, { bytes }) {
-      sweep();
-      const key = caller.owner;
-      let bucket = buckets.get(key);
-      if (!bucket) {
-        bucket = { inFlight: 0, requests: requestsPerMinute, bytes: bytesPerMinute, at: now() };
-        buckets.set(key, bucket);
-      } else refill(bucket);
-      if (concurrency > 0 && bucket.inFlight >= concurrency) {
-        throw limited(1, `more than ${concurrency} requests at once`);
-      }
-      if (requestsPerMinute > 0 && bucket.requests < 1) {
-        throw limited(
-          waitFor(1 - bucket.requests, requestsPerMinute),
-          `more than ${requestsPerMinute} requests a minute`,
-        );
-      }
-      const size = Math.min(bytes, bytesPerMinute);
-      if (bytesPerMinute > 0 && bucket.bytes < size) {
-        throw limited(
-          waitFor(size - bucket.bytes, bytesPerMinute),
-          `more than ${bytesPerMinute} bytes a minute`,
-        );
-      }
-      bucket.requests -= 1;
-      bucket.bytes -= size;
-      bucket.inFlight++;
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        bucket!.inFlight--;
-      };
+      const release = buckets.take(caller.owner, bytes);
       if (shared && (requestsPerMinute > 0 || bytesPerMinute > 0)) {
         try {
           const wait = await shared.take(caller, { bytes }, {
@@ -106,6 +59,87 @@ export function createCallerLimiter(
       return release;
     },
   };
+}
+
+/** Each caller's counts in this process: requests in flight, and token buckets per minute. */
+class CallerBuckets {
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #settings: CallerLimitSettings;
+  readonly #now: () => number;
+  #swept: number;
+
+  constructor(settings: CallerLimitSettings, now: () => number) {
+    this.#settings = { ...settings };
+    this.#now = now;
+    this.#swept = now();
+  }
+
+  /** How many callers have counts. */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  /** Takes one request of `bytes` from `key`'s counts, or throws RATE_LIMITED; returns the release. */
+  take(key: string, bytes: number): () => void {
+    const { concurrency, requestsPerMinute, bytesPerMinute } = this.#settings;
+    this.#sweep();
+    const bucket = this.#bucketOf(key);
+    if (concurrency > 0 && bucket.inFlight >= concurrency) {
+      throw limited(1, `more than ${concurrency} requests at once`);
+    }
+    if (requestsPerMinute > 0 && bucket.requests < 1) {
+      throw limited(
+        waitFor(1 - bucket.requests, requestsPerMinute),
+        `more than ${requestsPerMinute} requests a minute`,
+      );
+    }
+    const size = Math.min(bytes, bytesPerMinute);
+    if (bytesPerMinute > 0 && bucket.bytes < size) {
+      throw limited(
+        waitFor(size - bucket.bytes, bytesPerMinute),
+        `more than ${bytesPerMinute} bytes a minute`,
+      );
+    }
+    bucket.requests -= 1;
+    bucket.bytes -= size;
+    bucket.inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      bucket.inFlight--;
+    };
+  }
+
+  /**
+   * Counts of callers with nothing in flight for a minute are full again, the
+   * same as none: dropped, so one-off callers do not pile up.
+   */
+  #sweep(): void {
+    const now = this.#now;
+    if (now() - this.#swept < IDLE_MS) return;
+    this.#swept = now();
+    for (const [key, bucket] of this.#buckets) {
+      if (bucket.inFlight === 0 && this.#swept - bucket.at >= IDLE_MS) this.#buckets.delete(key);
+    }
+  }
+
+  /** `key`'s bucket refilled for the time since it was last used; a new caller's is full. */
+  #bucketOf(key: string): Bucket {
+    const { requestsPerMinute, bytesPerMinute } = this.#settings;
+    const now = this.#now;
+    const bucket = this.#buckets.get(key);
+    if (!bucket) {
+      const fresh = { inFlight: 0, requests: requestsPerMinute, bytes: bytesPerMinute, at: now() };
+      this.#buckets.set(key, fresh);
+      return fresh;
+    }
+    const minutes = (now() - bucket.at) / 60_000;
+    bucket.at = now();
+    bucket.requests = Math.min(requestsPerMinute, bucket.requests + minutes * requestsPerMinute);
+    bucket.bytes = Math.min(bytesPerMinute, bucket.bytes + minutes * bytesPerMinute);
+    return bucket;
+  }
 }
 
 /** Seconds until `missing` units refill at `perMinute`. */

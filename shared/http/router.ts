@@ -43,74 +43,14 @@ export interface RouterDeps {
 /** Path prefixes the function answers on. */
 export const BASE_PATHS = ["/mcp-loop", "/functions/v1/mcp-loop"] as const;
 
+/** The app the router builds, each request's trace in its context. */
+type App = Hono<{ Variables: { trace: RequestTrace } }>;
+
 /** Builds the app; its `fetch` is the edge function's handler. */
 export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: RequestTrace } }> {
-  const app = new Hono<{ Variables: { trace: RequestTrace } }>();
-  const cors = createCors(deps.corsOrigins);
-  // First, so every response — preflights and errors included — carries the request id and CORS.
-  app.use("*", async (c, next) => {
-    const trace = startTrace(c.req.raw, { logger: deps.logger });
-    c.set("trace", trace);
-    const preflight = cors.preflight(c.req.raw);
-    if (preflight) c.res = preflight;
-    else await next();
-    setHeaders(c, (headers) => {
-      headers.set("x-request-id", trace.id);
-      if (!preflight) cors.decorate(c.req.raw, headers);
-    });
-    trace.end(c.res.status);
-  });
-  for (const base of BASE_PATHS) {
-    for (const path of [base, `${base}/`]) {
-      app.post(path, (c) => deps.loop(c.req.raw, c.get("trace")));
-      app.all(path, () => methodNotAllowed(["POST", "OPTIONS"]));
-    }
-    app.get(`${base}/health`, (c) => deps.health(c.req.raw, c.get("trace")));
-    app.all(`${base}/health`, () => methodNotAllowed(["GET", "OPTIONS"]));
-    const runs = deps.runs;
-    if (runs) {
-      app.get(
-        `${base}/runs/:runId`,
-        (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), "view"),
-      );
-      app.get(
-        `${base}/runs/:runId/events`,
-        (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), "events"),
-      );
-      for (const action of ["approvals", "resume", "cancel"] as const) {
-        app.post(
-          `${base}/runs/:runId/${action}`,
-          (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), action),
-        );
-      }
-    }
-    const data = deps.data;
-    if (data) {
-      app.delete(
-        `${base}/sessions/:sessionId`,
-        (c) => data(c.req.raw, c.get("trace"), "delete_session", c.req.param("sessionId")),
-      );
-      app.all(`${base}/sessions/:sessionId`, () => methodNotAllowed(["DELETE", "OPTIONS"]));
-      app.get(`${base}/data`, (c) => data(c.req.raw, c.get("trace"), "export"));
-      app.delete(`${base}/data`, (c) => data(c.req.raw, c.get("trace"), "delete_all"));
-      app.all(`${base}/data`, () => methodNotAllowed(["GET", "DELETE", "OPTIONS"]));
-    }
-    const mcp = deps.mcp;
-    if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw, c.get("trace")));
-    const metadata = deps.protectedResource;
-    if (metadata) {
-      app.get(`${base}${METADATA_PATH}`, (c) => metadata(c.req.raw));
-      // Where RFC 9728 puts it for a resource on a path, for clients that look there first.
-      app.get(`${METADATA_PATH}${base}/mcp`, (c) => metadata(c.req.raw));
-    }
-    const playground = deps.playground;
-    if (playground) {
-      app.get(`${base}/playground`, () => playground(""));
-      // The page's relative URLs need the path without a trailing slash.
-      app.get(`${base}/playground/`, (c) => c.redirect(`${base}/playground`, 301));
-      app.get(`${base}/playground/:file`, (c) => playground(c.req.param("file")));
-    }
-  }
+  const app: App = new Hono();
+  useTraceAndCors(app, deps);
+  for (const base of BASE_PATHS) routeBase(app, base, deps);
   app.notFound((c) => {
     c.get("trace").outcome = "NOT_FOUND";
     return errorResponse(
@@ -127,6 +67,83 @@ export function createRouter(deps: RouterDeps): Hono<{ Variables: { trace: Reque
     errorResponse(error, { logger: deps.logger, requestId: c.get("trace")?.id })
   );
   return app;
+}
+
+/**
+ * The first middleware, so every response — preflights and errors included —
+ * carries the request id and CORS.
+ */
+function useTraceAndCors(app: App, { corsOrigins, logger }: RouterDeps): void {
+  const cors = createCors(corsOrigins);
+  app.use("*", async (c, next) => {
+    const trace = startTrace(c.req.raw, { logger });
+    c.set("trace", trace);
+    const preflight = cors.preflight(c.req.raw);
+    if (preflight) c.res = preflight;
+    else await next();
+    setHeaders(c, (headers) => {
+      headers.set("x-request-id", trace.id);
+      if (!preflight) cors.decorate(c.req.raw, headers);
+    });
+    trace.end(c.res.status);
+  });
+}
+
+/** Every route under one base path, in the order Hono tries them. */
+function routeBase(app: App, base: string, deps: RouterDeps): void {
+  for (const path of [base, `${base}/`]) {
+    app.post(path, (c) => deps.loop(c.req.raw, c.get("trace")));
+    app.all(path, () => methodNotAllowed(["POST", "OPTIONS"]));
+  }
+  app.get(`${base}/health`, (c) => deps.health(c.req.raw, c.get("trace")));
+  app.all(`${base}/health`, () => methodNotAllowed(["GET", "OPTIONS"]));
+  if (deps.runs) routeRuns(app, base, deps.runs);
+  if (deps.data) routeData(app, base, deps.data);
+  const mcp = deps.mcp;
+  if (mcp) app.all(`${base}/mcp`, (c) => mcp(c.req.raw, c.get("trace")));
+  const metadata = deps.protectedResource;
+  if (metadata) {
+    app.get(`${base}${METADATA_PATH}`, (c) => metadata(c.req.raw));
+    // Where RFC 9728 puts it for a resource on a path, for clients that look there first.
+    app.get(`${METADATA_PATH}${base}/mcp`, (c) => metadata(c.req.raw));
+  }
+  const playground = deps.playground;
+  if (playground) {
+    app.get(`${base}/playground`, () => playground(""));
+    // The page's relative URLs need the path without a trailing slash.
+    app.get(`${base}/playground/`, (c) => c.redirect(`${base}/playground`, 301));
+    app.get(`${base}/playground/:file`, (c) => playground(c.req.param("file")));
+  }
+}
+
+/** `/runs/{runId}`, its events and its actions. */
+function routeRuns(app: App, base: string, runs: NonNullable<RouterDeps["runs"]>): void {
+  app.get(
+    `${base}/runs/:runId`,
+    (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), "view"),
+  );
+  app.get(
+    `${base}/runs/:runId/events`,
+    (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), "events"),
+  );
+  for (const action of ["approvals", "resume", "cancel"] as const) {
+    app.post(
+      `${base}/runs/:runId/${action}`,
+      (c) => runs(c.req.raw, c.get("trace"), c.req.param("runId"), action),
+    );
+  }
+}
+
+/** A caller's data: `/sessions/{sessionId}` and `/data`. */
+function routeData(app: App, base: string, data: NonNullable<RouterDeps["data"]>): void {
+  app.delete(
+    `${base}/sessions/:sessionId`,
+    (c) => data(c.req.raw, c.get("trace"), "delete_session", c.req.param("sessionId")),
+  );
+  app.all(`${base}/sessions/:sessionId`, () => methodNotAllowed(["DELETE", "OPTIONS"]));
+  app.get(`${base}/data`, (c) => data(c.req.raw, c.get("trace"), "export"));
+  app.delete(`${base}/data`, (c) => data(c.req.raw, c.get("trace"), "delete_all"));
+  app.all(`${base}/data`, () => methodNotAllowed(["GET", "DELETE", "OPTIONS"]));
 }
 
 /**

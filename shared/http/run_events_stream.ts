@@ -12,112 +12,138 @@
  */
 import type { Caller } from "../ports.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
-import type { RunEvent, RunStore } from "../runs/run_store.ts";
+import type { RunEvent, RunRecord, RunStore } from "../runs/run_store.ts";
 import { isStoredResult, responseOf, toRunView } from "../runs/run_view.ts";
 import { sseEvent } from "./sse.ts";
 
 /** Most events read from the store at once. */
 const PAGE = 500;
 
+/** What a client following a run's events asks for, and where the events come from. */
+type FollowOptions = {
+  store: RunStore;
+  hub: RunEventHub;
+  caller: Caller;
+  runId: string;
+  /** The last event the client has. */
+  after: number;
+  pollMs: number;
+  requestId: string;
+  signal: AbortSignal;
+  onEnd: () => void;
+};
+
 /** The events response (see the module doc). */
-export function followRunEvents(
-  { store, hub, caller, runId, after, pollMs, requestId, signal, onEnd }: {
-    store: RunStore;
-    hub: RunEventHub;
-    caller: Caller;
-    runId: string;
-    /** The last event the client has. */
-    after: number;
-    pollMs: number;
-    requestId: string;
-    signal: AbortSignal;
-    onEnd: () => void;
-  },
-): Response {
-  const encoder = new TextEncoder();
-  let closed = false;
-  let wake: (() => void) | undefined;
-  const live: RunEvent[] = [];
+export function followRunEvents(options: FollowOptions): Response {
+  const { hub, runId, signal, onEnd } = options;
+  const listener = new Listener();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       // Listen first, so nothing emitted while the stored events are read is missed.
-      const stop = hub.subscribe(runId, (event) => {
-        live.push(event);
-        wake?.();
-      });
-      const close = () => {
-        closed = true;
-        wake?.();
-      };
-      signal.addEventListener("abort", close, { once: true });
-      let last = after;
-      // Results already stored end an earlier stretch of the run, not the one being followed.
-      let stored = Infinity;
-      const write = (event: RunEvent) => {
-        if (event.seq <= last || closed) return false;
-        last = event.seq;
-        controller.enqueue(encoder.encode(sseEvent(event.type, event.data, event.seq)));
-        return (event.type === "result" || event.type === "error") && event.seq > stored;
-      };
+      const stop = hub.subscribe(runId, listener.hear);
+      signal.addEventListener("abort", listener.close, { once: true });
       try {
-        const record = await store.get(caller, runId);
-        stored = record?.eventSeq ?? 0;
-        // A running run's latest events may not be stored yet (a run saves them in batches):
-        // it is followed until it stops, whatever the id; a stopped one has nothing to wait for.
-        if (record && record.status !== "running" && after > record.eventSeq) {
-          const state = { type: "run", runId, state: toRunView(record) };
-          controller.enqueue(encoder.encode(sseEvent("run", state, record.eventSeq)));
-          return;
-        }
-        const following = record?.status === "running";
-        let ended = false;
-        for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
-        while (following && !ended && !closed) {
-          for (const event of live.splice(0)) ended ||= write(event);
-          if (ended) break;
-          for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
-          if (ended) break;
-          const current = await store.get(caller, runId);
-          // Stopped with every event sent, or deleted (its session or caller erased).
-          if (!current || (current.status !== "running" && current.eventSeq <= last)) {
-            // A client whose id was past the end learns where the run stands.
-            if (current && after > current.eventSeq) {
-              const state = { type: "run", runId, state: toRunView(current) };
-              controller.enqueue(encoder.encode(sseEvent("run", state, current.eventSeq)));
-            }
-            break;
-          }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = undefined;
-        }
+        await sendEvents(controller, listener, options);
       } catch {
         // The store failed mid-stream: end it; the client reconnects with its Last-Event-ID.
       } finally {
         stop();
-        signal.removeEventListener("abort", close);
-        if (!closed) controller.close();
-        closed = true;
+        signal.removeEventListener("abort", listener.close);
+        if (!listener.closed) controller.close();
+        listener.closed = true;
         onEnd();
       }
     },
-    cancel() {
-      closed = true;
-      wake?.();
-    },
+    cancel: listener.close,
   });
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
-      "x-request-id": requestId,
+      "x-request-id": options.requestId,
     },
   });
+}
+
+/**
+ * The stream's ear: the events the hub told it of, whether the client left,
+ * and a wait between polls that either cuts short.
+ */
+class Listener {
+  closed = false;
+  readonly live: RunEvent[] = [];
+  #wake: (() => void) | undefined;
+
+  readonly hear = (event: RunEvent): void => {
+    this.live.push(event);
+    this.#wake?.();
+  };
+
+  readonly close = (): void => {
+    this.closed = true;
+    this.#wake?.();
+  };
+
+  /** Waits `ms`, or less when an event is heard or the client leaves. */
+  async wait(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#wake = undefined;
+  }
+}
+
+/**
+ * Writes the stored events after the client's last, then, while the run is
+ * running, each new one, until the run stops or pauses, is gone, or the client leaves.
+ */
+async function sendEvents(
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  listener: Listener,
+  { store, caller, runId, after, pollMs }: FollowOptions,
+): Promise<void> {
+  const encoder = new TextEncoder();
+  const writeState = (record: RunRecord) => {
+    const state = { type: "run", runId, state: toRunView(record) };
+    controller.enqueue(encoder.encode(sseEvent("run", state, record.eventSeq)));
+  };
+  const record = await store.get(caller, runId);
+  // A running run's latest events may not be stored yet (a run saves them in batches):
+  // it is followed until it stops, whatever the id; a stopped one has nothing to wait for.
+  if (record && record.status !== "running" && after > record.eventSeq) {
+    writeState(record);
+    return;
+  }
+  // Results already stored end an earlier stretch of the run, not the one being followed.
+  const stored = record?.eventSeq ?? 0;
+  let last = after;
+  const write = (event: RunEvent) => {
+    if (event.seq <= last || listener.closed) return false;
+    last = event.seq;
+    controller.enqueue(encoder.encode(sseEvent(event.type, event.data, event.seq)));
+    return (event.type === "result" || event.type === "error") && event.seq > stored;
+  };
+  const following = record?.status === "running";
+  let ended = false;
+  for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
+  while (following && !ended && !listener.closed) {
+    for (const event of listener.live.splice(0)) ended ||= write(event);
+    if (ended) break;
+    for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
+    if (ended) break;
+    const current = await store.get(caller, runId);
+    // Stopped with every event sent, or deleted (its session or caller erased).
+    if (!current || (current.status !== "running" && current.eventSeq <= last)) {
+      // A client whose id was past the end learns where the run stands.
+      if (current && after > current.eventSeq) writeState(current);
+      break;
+    }
+    await listener.wait(pollMs);
+  }
 }
 
 /**

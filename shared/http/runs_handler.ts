@@ -71,7 +71,7 @@ async function act(
     case "view": {
       const record = await deps.store.get(caller, runId);
       if (!record) throw runNotFound(runId);
-      return jsonResponse(toRunView(record), 200, headers);
+      return jsonResponse({ success: true, data: toRunView(record) }, 200, headers);
     }
     case "events": {
       const record = await deps.store.get(caller, runId);
@@ -90,29 +90,46 @@ async function act(
       });
     }
     case "cancel":
-      return jsonResponse(await deps.runner.cancel(runId, { caller }), 200, headers);
+      return jsonResponse(
+        { success: true, data: await deps.runner.cancel(runId, { caller }) },
+        200,
+        headers,
+      );
     case "approvals":
-    case "resume": {
-      const approvals = action === "approvals"
-        ? parseApprovals(await readJsonBody(req, { maxBytes: deps.maxBodyBytes })).approvals
-        : undefined;
-      return await answerRun(req, {
-        start: (onEvent) =>
-          deps.runner.resume(runId, {
-            caller,
-            approvals,
-            requestId: trace.id,
-            stageTimings: trace.stages,
-            roundTimings: trace.rounds,
-            onEvent,
-          }),
-        trace,
-        logger: deps.logger,
-        embeddingModel: deps.embeddingModel,
-        keepAlive: deps.keepAlive,
-      });
-    }
+    case "resume":
+      return await goOn(req, { deps, trace, runId, action, caller });
   }
+}
+
+/** Answers a run's pending calls, or resumes it paused, answering like `POST /mcp-loop`. */
+async function goOn(
+  req: Request,
+  { deps, trace, runId, action, caller }: {
+    deps: RunsHandlerDeps;
+    trace: RequestTrace;
+    runId: string;
+    action: "approvals" | "resume";
+    caller: Caller;
+  },
+): Promise<Response> {
+  const approvals = action === "approvals"
+    ? parseApprovals(await readJsonBody(req, { maxBytes: deps.maxBodyBytes })).approvals
+    : undefined;
+  return await answerRun(req, {
+    start: (onEvent) =>
+      deps.runner.resume(runId, {
+        caller,
+        approvals,
+        requestId: trace.id,
+        stageTimings: trace.stages,
+        roundTimings: trace.rounds,
+        onEvent,
+      }),
+    trace,
+    logger: deps.logger,
+    embeddingModel: deps.embeddingModel,
+    keepAlive: deps.keepAlive,
+  });
 }
 
 function parseApprovals(body: unknown): ApprovalsBody {

@@ -85,6 +85,13 @@ export function freeDescriptors(atMost: number): number {
 const MAX_HEAD_BYTES = 64 * 1024;
 const END_OF_HEAD = new Uint8Array([13, 10, 13, 10]);
 
+/** What a running guard keeps: the connections it serves, with their last activity, and its counts. */
+interface GuardState {
+  open: Map<Deno.Conn, { last: number }>;
+  counts: { refused: number; acceptErrors: number; timedOut: number };
+  closed: boolean;
+}
+
 /** Starts the guard on `hostname:port`, passing connections to the Unix socket at `upstream`. */
 export function startConnectionGuard(
   { hostname, port, upstream, limits = DEFAULT_GUARD_LIMITS, logger }: {
@@ -103,58 +110,87 @@ export function startConnectionGuard(
       cap: maxConnections,
     });
   }
-  const open = new Map<Deno.Conn, { last: number }>();
-  const counts = { refused: 0, acceptErrors: 0, timedOut: 0 };
-  let closed = false;
-  // One timer for every connection's idle check.
-  const sweep = setInterval(() => {
+  const state: GuardState = {
+    open: new Map(),
+    counts: { refused: 0, acceptErrors: 0, timedOut: 0 },
+    closed: false,
+  };
+  const sweep = sweepIdle(state, limits.idleTimeoutMs);
+  const accepting = acceptConnections(listener, {
+    state,
+    maxConnections,
+    serve: (conn, activity) =>
+      serveConnection(conn, { upstream, limits, activity, counts: state.counts }),
+    logger,
+  });
+  return {
+    addr: listener.addr as Deno.NetAddr,
+    stats: () => ({ open: state.open.size, ...state.counts }),
+    async close() {
+      state.closed = true;
+      clearInterval(sweep);
+      closeQuietly(listener);
+      for (const conn of state.open.keys()) closeQuietly(conn);
+      await accepting;
+    },
+  };
+}
+
+/** One timer for every connection's idle check: a connection idle too long is closed. */
+function sweepIdle(
+  { open, counts }: GuardState,
+  idleTimeoutMs: number,
+): ReturnType<typeof setInterval> {
+  return setInterval(() => {
     const now = performance.now();
     for (const [conn, activity] of open) {
-      if (now - activity.last > limits.idleTimeoutMs) {
+      if (now - activity.last > idleTimeoutMs) {
         counts.timedOut++;
         closeQuietly(conn);
       }
     }
-  }, Math.min(1_000, limits.idleTimeoutMs));
-  const accepting = (async () => {
-    let lastLogged = 0;
-    while (!closed) {
-      let conn: Deno.Conn;
-      try {
-        conn = await listener.accept();
-      } catch (error) {
-        if (closed || error instanceof Deno.errors.BadResource) return;
-        counts.acceptErrors++;
-        if (performance.now() - lastLogged > 10_000) {
-          lastLogged = performance.now();
-          logger.error("cannot accept connections; retrying", { error: describeError(error) });
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        continue;
+  }, Math.min(1_000, idleTimeoutMs));
+}
+
+/**
+ * Accepts connections until the guard closes: each one is served, past the
+ * cap refused with 503, and a failed accept is logged (at most every 10 s) and retried.
+ */
+async function acceptConnections(
+  listener: Deno.Listener,
+  { state, maxConnections, serve, logger }: {
+    state: GuardState;
+    maxConnections: number;
+    serve: (conn: Deno.Conn, activity: { last: number }) => Promise<void>;
+    logger: Logger;
+  },
+): Promise<void> {
+  const { open, counts } = state;
+  let lastLogged = 0;
+  while (!state.closed) {
+    let conn: Deno.Conn;
+    try {
+      conn = await listener.accept();
+    } catch (error) {
+      if (state.closed || error instanceof Deno.errors.BadResource) return;
+      counts.acceptErrors++;
+      if (performance.now() - lastLogged > 10_000) {
+        lastLogged = performance.now();
+        logger.error("cannot accept connections; retrying", { error: describeError(error) });
       }
-      if (open.size >= maxConnections) {
-        counts.refused++;
-        // One refusal at a time: a flood of connections never holds more than one descriptor here.
-        await answerAndClose(conn, "503 Service Unavailable", { "retry-after": "1" });
-        continue;
-      }
-      const activity = { last: performance.now() };
-      open.set(conn, activity);
-      void serveConnection(conn, { upstream, limits, activity, counts })
-        .finally(() => open.delete(conn));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
     }
-  })();
-  return {
-    addr: listener.addr as Deno.NetAddr,
-    stats: () => ({ open: open.size, ...counts }),
-    async close() {
-      closed = true;
-      clearInterval(sweep);
-      closeQuietly(listener);
-      for (const conn of open.keys()) closeQuietly(conn);
-      await accepting;
-    },
-  };
+    if (open.size >= maxConnections) {
+      counts.refused++;
+      // One refusal at a time: a flood of connections never holds more than one descriptor here.
+      await answerAndClose(conn, "503 Service Unavailable", { "retry-after": "1" });
+      continue;
+    }
+    const activity = { last: performance.now() };
+    open.set(conn, activity);
+    void serve(conn, activity).finally(() => open.delete(conn));
+  }
 }
 
 /** Reads the first request's head in time, then joins the connection to the HTTP server. */

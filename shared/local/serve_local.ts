@@ -7,7 +7,7 @@
  * two signals are the rule), flushing the audit log and closing the database.
  * Local-only: the edge entry never imports this folder.
  */
-import { configSecrets, loadConfigOrExit } from "../config/config.ts";
+import { type Config, configSecrets, loadConfigOrExit } from "../config/config.ts";
 import { describeError } from "../errors.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
 import { createRedactor } from "../log/redact.ts";
@@ -22,6 +22,15 @@ import {
   startConnectionGuard,
 } from "./connection_guard.ts";
 
+/** What the server has started so far: what stopping it closes. */
+interface Started {
+  lock?: DataDirLock;
+  app?: App;
+  server?: Deno.HttpServer;
+  guard?: ConnectionGuard;
+  cleanup: () => Promise<void>;
+}
+
 /**
  * Serves the function on this machine. The database starts opening before
  * the rest of the app is even loaded (PGlite takes longest).
@@ -34,72 +43,93 @@ export async function serveLocal(
   },
 ): Promise<void> {
   const config = loadConfigOrExit({ runtime: runtime.kind, options });
-  let lock: DataDirLock | undefined;
-  let app: App | undefined;
-  let server: Deno.HttpServer | undefined;
-  let guard: ConnectionGuard | undefined;
-  let cleanup: () => Promise<void> = () => Promise.resolve();
+  const started: Started = { cleanup: () => Promise.resolve() };
   // Listening for signals from the start: a Ctrl-C while the database opens stops cleanly too.
   const stop = stopOnce(async () => {
-    await guard?.close();
-    await server?.shutdown();
-    await app?.close();
-    await cleanup();
-    lock?.release();
+    await started.guard?.close();
+    await started.server?.shutdown();
+    await started.app?.close();
+    await started.cleanup();
+    started.lock?.release();
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => void stop().then((code) => Deno.exit(code)));
   }
+  let app: App;
   try {
-    const { database } = config;
-    if (database.kind === "pglite" && !database.dataDir.startsWith("memory://")) {
-      lock = acquireDataDirLock(database.dataDir, { role: "http" });
-    }
-    const logger = createConsoleLogger({
-      level: config.logLevel,
-      redact: createRedactor(configSecrets(config)),
-    });
-    const { openDatabase } = await import("../app/storage.ts");
-    const opening = openDatabase(config, logger);
-    opening.catch(() => {}); // failures surface through the app, per request
-    const { createApp } = await import("../app/app.ts");
-    app = createApp(config, { tools, logger, opening, runtime });
+    app = await startApp(config, { tools, runtime, started });
   } catch (error) {
-    lock?.release();
+    started.lock?.release();
     console.error((error as Error).message);
     Deno.exit(1);
   }
-  const started = app;
   try {
-    // The HTTP server listens on a Unix socket; the guard owns the public port (connection_guard.ts).
-    const socketDir = await Deno.makeTempDir({ prefix: "mcp-loop-" });
-    const upstream = `${socketDir}/http.sock`;
-    server = Deno.serve({ transport: "unix", path: upstream, onListen: () => {} }, started.fetch);
-    guard = startConnectionGuard({
-      hostname: config.http.hostname,
-      port: config.port,
-      upstream,
-      limits: { ...DEFAULT_GUARD_LIMITS, ...connections },
-      logger: createConsoleLogger({ level: config.logLevel }),
-    });
-    const { hostname, port } = guard.addr;
-    const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-    const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
-    lock?.setMcpUrl(`${base}/mcp`);
-    console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
-    // The MCP endpoint gets ready for its first request once the app is ready (the database
-    // open, remote servers tried once) and the requests that waited for it have had their turn:
-    // loading the SDK earlier slowed the database's start (the two compete for the cores).
-    void started.ready().catch(() => {}).then(() => {
-      setTimeout(() => started.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
-    });
-    cleanup = () => Deno.remove(socketDir, { recursive: true }).catch(() => {});
+    await listen(config, { app, connections, started });
   } catch (error) {
     console.error(await cannotListenMessage(error, config.http.hostname, config.port));
     // The database may be half-way through its first start: let it finish before exiting.
     await stop();
     Deno.exit(1);
   }
+}
+
+/** Takes the data folder's lock, starts opening the database, and builds the app. */
+async function startApp(
+  config: Config,
+  { tools, runtime, started }: Pick<ServeOptions, "tools"> & {
+    runtime: RuntimeInfo;
+    started: Started;
+  },
+): Promise<App> {
+  const { database } = config;
+  if (database.kind === "pglite" && !database.dataDir.startsWith("memory://")) {
+    started.lock = acquireDataDirLock(database.dataDir, { role: "http" });
+  }
+  const logger = createConsoleLogger({
+    level: config.logLevel,
+    redact: createRedactor(configSecrets(config)),
+  });
+  const { openDatabase } = await import("../app/storage.ts");
+  const opening = openDatabase(config, logger);
+  opening.catch(() => {}); // failures surface through the app, per request
+  const { createApp } = await import("../app/app.ts");
+  return started.app = createApp(config, { tools, logger, opening, runtime });
+}
+
+/**
+ * Serves `app` on a Unix socket behind the connection guard, which owns the
+ * public port (connection_guard.ts), and prints where.
+ */
+async function listen(
+  config: Config,
+  { app, connections, started }: {
+    app: App;
+    connections: Partial<GuardLimits>;
+    started: Started;
+  },
+): Promise<void> {
+  const socketDir = await Deno.makeTempDir({ prefix: "mcp-loop-" });
+  const upstream = `${socketDir}/http.sock`;
+  started.server = Deno.serve({ transport: "unix", path: upstream, onListen: () => {} }, app.fetch);
+  started.guard = startConnectionGuard({
+    hostname: config.http.hostname,
+    port: config.port,
+    upstream,
+    limits: { ...DEFAULT_GUARD_LIMITS, ...connections },
+    logger: createConsoleLogger({ level: config.logLevel }),
+  });
+  const { hostname, port } = started.guard.addr;
+  const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
+  const base = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/mcp-loop`;
+  started.lock?.setMcpUrl(`${base}/mcp`);
+  console.log(listeningMessage(base, { playground: config.http.playground, hostname }));
+  // The MCP endpoint gets ready for its first request once the app is ready (the database
+  // open, remote servers tried once) and the requests that waited for it have had their turn:
+  // loading the SDK earlier slowed the database's start (the two compete for the cores).
+  void app.ready().catch(() => {}).then(() => {
+    setTimeout(() => app.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
+  });
+  started.cleanup = () => Deno.remove(socketDir, { recursive: true }).catch(() => {});
 }
 
 /**

@@ -96,20 +96,8 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
     feedback: input.feedback,
     usage: input.usage,
   };
-  const check = (attempt: Attempt): Checked => {
-    if ("feedback" in attempt) return { ...attempt.feedback };
-    const raw = JSON.stringify(attempt.plan);
-    const shape = parsePlanShape(attempt.plan);
-    if (!shape.ok) return { issues: shape.issues, raw };
-    const steps = checkSteps(shape.plan, {
-      registry: toolsOf(input),
-      offered,
-      refusal: refusalOf(input),
-      offset: results.length,
-    });
-    return { plan: shape.plan, steps, issues: describeProblems(steps), raw };
-  };
-
+  const check = (attempt: Attempt) =>
+    checkAttempt(attempt, { input, offered, offset: results.length });
   let checked = check(await call(() => input.planner.plan(planInput), input.signal));
   const repair = input.planner.repair?.bind(input.planner);
   const repaired = checked.issues.length > 0 && repair !== undefined;
@@ -120,18 +108,7 @@ export async function planStage(input: PlanStageInput): Promise<PlanOutcome> {
     const feedback = { issues: checked.issues, raw: checked.raw };
     checked = check(await call(() => repair(planInput, feedback), input.signal));
   }
-  if (!checked.plan || !checked.steps) {
-    throw new AppError(
-      "PLANNER_INVALID_OUTPUT",
-      "The planner did not return a valid plan (an array of at most 5 {tool, args} steps); try again or rephrase the request",
-      {
-        details: {
-          issues: checked.issues,
-          raw: checked.raw === undefined ? undefined : truncateRaw(checked.raw),
-        },
-      },
-    );
-  }
+  if (!checked.plan || !checked.steps) throw invalidPlan(checked);
   return {
     plan: checked.plan,
     steps: checked.steps,
@@ -166,6 +143,42 @@ interface Checked {
   steps?: CheckedStep[];
   issues: string[];
   raw?: string;
+}
+
+/** The planner's answer checked whole: its shape, then each step against the tools offered. */
+function checkAttempt(
+  attempt: Attempt,
+  { input, offered, offset }: {
+    input: PlanStageInput;
+    offered: ReadonlySet<string>;
+    offset: number;
+  },
+): Checked {
+  if ("feedback" in attempt) return { ...attempt.feedback };
+  const raw = JSON.stringify(attempt.plan);
+  const shape = parsePlanShape(attempt.plan);
+  if (!shape.ok) return { issues: shape.issues, raw };
+  const steps = checkSteps(shape.plan, {
+    registry: toolsOf(input),
+    offered,
+    refusal: refusalOf(input),
+    offset,
+  });
+  return { plan: shape.plan, steps, issues: describeProblems(steps), raw };
+}
+
+/** The error for a plan that failed its check (after the repair, if any). */
+function invalidPlan(checked: Checked): AppError {
+  return new AppError(
+    "PLANNER_INVALID_OUTPUT",
+    "The planner did not return a valid plan (an array of at most 5 {tool, args} steps); try again or rephrase the request",
+    {
+      details: {
+        issues: checked.issues,
+        raw: checked.raw === undefined ? undefined : truncateRaw(checked.raw),
+      },
+    },
+  );
 }
 
 /**

@@ -19,7 +19,7 @@ import type { StepGate } from "./executor.ts";
 import { storeTurn, summaryOf } from "./finalize_stage.ts";
 import type { LoopParts } from "./loop_types.ts";
 import { openRefinementLoop } from "./refinement_stage.ts";
-import { type RoundTiming, runRounds } from "./rounds.ts";
+import { type RoundsInput, type RoundTiming, runRounds } from "./rounds.ts";
 import { HOLDING_STOPS } from "./stop_conditions.ts";
 import {
   contextOf,
@@ -134,40 +134,17 @@ export async function runTurn(loop: LoopParts, input: TurnInput): Promise<TurnEn
   const context = contextOf(input.base, input.state.results);
   const roundTimings = input.roundTimings ?? [];
   try {
-    const outcome = await runRounds({
-      plan: {
-        planner: loop.planner,
-        registry: loop.registry,
-        request: input.request,
-        logger: loop.logger,
-        policy: loop.policy ?? OPEN_POLICY,
-        caller: input.caller,
-        usage: input.state.usage,
-        toolSearch: loop.toolSearch,
-      },
-      execute: {
+    const outcome = await runRounds(
+      roundsInput(loop, input, {
         context,
-        request: input.request,
-        caller: input.caller,
-        registry: loop.registry,
-        policy: loop.policy,
         audit,
-        requestId: input.requestId,
-        runId: input.runId,
-        stepTimeoutMs: loop.options.stepTimeoutMs,
-        logger: loop.logger,
-        onEvent: input.emit,
-        usage: input.state.usage,
-        services: loop.services,
-      },
-      rules: loop.options,
-      signal: deadline.signal,
-      stepsSignal: stepsDeadline.signal,
-      refinement: input.state.loop ? loop.refinement : undefined,
-      emit: input.emit,
-      timings: roundTimings,
-      durable: input.durable && { ...input.durable, budgetMs: budgetLeft },
-    }, input.state);
+        signal: deadline.signal,
+        stepsSignal: stepsDeadline.signal,
+        timings: roundTimings,
+        budgetLeft,
+      }),
+      input.state,
+    );
     if (input.stageTimings) addRoundTimings(input.stageTimings, roundTimings);
     const answer = (extra: Partial<MCPResponse["data"]>) => respond(input, context, outcome, extra);
     if (input.durable && HOLDING_STOPS.has(outcome.stopReason)) {
@@ -184,6 +161,55 @@ export async function runTurn(loop: LoopParts, input: TurnInput): Promise<TurnEn
     stepsDeadline.clear();
     deadline.clear();
   }
+}
+
+/** What the turn's rounds run with: the loop's parts, the turn's input, its deadlines and timings. */
+function roundsInput(
+  loop: LoopParts,
+  input: TurnInput,
+  { context, audit, signal, stepsSignal, timings, budgetLeft }: {
+    context: Record<string, unknown>;
+    audit: TurnAudit;
+    signal: AbortSignal;
+    stepsSignal: AbortSignal;
+    timings: RoundTiming[];
+    budgetLeft: () => number;
+  },
+): RoundsInput {
+  return {
+    plan: {
+      planner: loop.planner,
+      registry: loop.registry,
+      request: input.request,
+      logger: loop.logger,
+      policy: loop.policy ?? OPEN_POLICY,
+      caller: input.caller,
+      usage: input.state.usage,
+      toolSearch: loop.toolSearch,
+    },
+    execute: {
+      context,
+      request: input.request,
+      caller: input.caller,
+      registry: loop.registry,
+      policy: loop.policy,
+      audit,
+      requestId: input.requestId,
+      runId: input.runId,
+      stepTimeoutMs: loop.options.stepTimeoutMs,
+      logger: loop.logger,
+      onEvent: input.emit,
+      usage: input.state.usage,
+      services: loop.services,
+    },
+    rules: loop.options,
+    signal,
+    stepsSignal,
+    refinement: input.state.loop ? loop.refinement : undefined,
+    emit: input.emit,
+    timings,
+    durable: input.durable && { ...input.durable, budgetMs: budgetLeft },
+  };
 }
 
 /** Ends the turn: the summary event, then the message, the reply (and buffered audit rows) stored. */

@@ -9,10 +9,11 @@
  * and a state never runs another call than the one asked about.
  *
  * 2026-07-28 clients get the result as it is (multi round-trip requests);
- * 2025-11-25 clients on a connection that keeps its state (stdio) get a
- * pushed `elicitation/create` from the SDK's compatibility shim, which
- * re-enters the handler with the answer; a client that can do neither gets
- * a tool error saying how else the call can be approved.
+ * 2025-11-25 clients on a connection that keeps its state (stdio, or an HTTP
+ * session: mcp_session_http.ts) get a pushed `elicitation/create` from the
+ * SDK's compatibility shim, which re-enters the handler with the answer; a
+ * client that can do neither gets a tool error saying how else the call can
+ * be approved.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -104,8 +105,9 @@ export function verifyRequestState(
 /**
  * Decides a call of `tool` with parsed `args`: run it, ask the person, or
  * refuse it. `legacyClient` gives the capabilities a 2025-11-25 client
- * declared on this connection, undefined where the server cannot send it a
- * request (stateless HTTP).
+ * declared on this connection (none for a sessionless HTTP request where
+ * sessions are offered), undefined where the server cannot send it a request
+ * (stateless HTTP without sessions).
  */
 export async function mcpApproval(
   { approvals, caller, tool, args, ctx, legacyClient }: {
@@ -210,8 +212,8 @@ function cannotAsk(
   return asksForms(declared) ? undefined : "no-elicitation";
 }
 
-/** `elicitation: {}` means form mode; `{url: {}}` alone does not include it. */
-function asksForms(capabilities: ClientCapabilities | undefined): boolean {
+/** Whether `capabilities` include form elicitation: `elicitation: {}` does; `{url: {}}` alone does not. */
+export function asksForms(capabilities: ClientCapabilities | undefined): boolean {
   const elicitation = capabilities?.elicitation as { form?: object; url?: object } | undefined;
   if (typeof elicitation !== "object" || elicitation === null) return false;
   return elicitation.form !== undefined || elicitation.url === undefined;

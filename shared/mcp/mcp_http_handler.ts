@@ -1,13 +1,15 @@
 /**
- * `/mcp-loop/mcp`: MCP Streamable HTTP with the official SDK (v2), stateless,
- * for both protocol eras on one endpoint: 2026-07-28 requests (per-request
- * `_meta` envelope, `server/discover`, `Mcp-Method`/`Mcp-Name` header checks)
- * through the SDK's `createMcpHandler`, and 2025-11-25 requests (`initialize`
- * first) through its streamable HTTP transport with JSON answers — a fresh
- * server per request either way. Before the SDK sees a request, the Host and
- * Origin headers are checked (DNS-rebinding protection) and the caller is
- * authenticated; the caller's identity then scopes tools, resources and
- * prompts.
+ * `/mcp-loop/mcp`: MCP Streamable HTTP with the official SDK (v2) for both
+ * protocol eras on one endpoint: 2026-07-28 requests (per-request `_meta`
+ * envelope, `server/discover`, `Mcp-Method`/`Mcp-Name` header checks) through
+ * the SDK's `createMcpHandler`, and 2025-11-25 requests (`initialize` first)
+ * through its streamable HTTP transport with JSON answers — a fresh server per
+ * request either way. A 2025-11-25 client that declares elicitation gets a
+ * session kept in the database, whose requests are served by
+ * mcp_session_http.ts (so it can be asked to approve a call); other clients
+ * stay sessionless. Before the SDK sees a request, the Host and Origin headers
+ * are checked (DNS-rebinding protection) and the caller is authenticated; the
+ * caller's identity then scopes tools, resources, prompts and sessions.
  */
 import {
   createMcpHandler,
@@ -26,6 +28,13 @@ import type { Caller, Logger } from "../ports.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
 import { checkParams, claimsModernEra } from "./mcp_params.ts";
+import {
+  endSession,
+  servePost,
+  SESSION_HEADER,
+  startSession,
+  wantsSession,
+} from "./mcp_session_http.ts";
 
 /** What the MCP endpoint needs. */
 export interface McpHttpDeps extends McpServerDeps {
@@ -83,11 +92,21 @@ export function createMcpHttpHandler(
         "retry-after": String(retryAfterSeconds),
       });
     }
+    const requestDeps: McpServerDeps = {
+      ...deps,
+      logger: withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner }),
+      onOutcome: (code: string) => trace.outcome = code,
+    };
+    const { sessions } = deps;
+    const sessionId = sessions ? req.headers.get(SESSION_HEADER) : null;
+    if (req.method === "DELETE" && sessions && sessionId !== null) {
+      return await endSession(sessionId, { deps: requestDeps, sessions, caller });
+    }
     if (req.method !== "POST") {
       return jsonRpcError(
         405,
         -32000,
-        "This MCP endpoint is stateless: send JSON-RPC requests with POST",
+        "This MCP endpoint offers no GET stream: send JSON-RPC messages with POST (and DELETE to end a session)",
         { allow: "POST, OPTIONS" },
       );
     }
@@ -101,21 +120,20 @@ export function createMcpHttpHandler(
       return envelopeError(error);
     }
     describeCall(body, trace);
-    const requestDeps: McpServerDeps = {
-      ...deps,
-      logger: withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner }),
-      onOutcome: (code: string) => trace.outcome = code,
-    };
     const methods = methodsOf(body);
-    const authInfo = {
-      token: "",
-      clientId: caller.owner,
-      scopes: [],
-      extra: { scope: { deps: requestDeps, caller, methods } satisfies RequestScope },
-    };
+    const authInfo = authInfoOf(requestDeps, caller, methods);
     if (!modern) {
-      // No server-to-client requests here: the answer would come on another POST, to another server.
-      const server = createMcpServer(requestDeps, caller, { methods, serverRequests: false });
+      if (sessions && sessionId !== null) {
+        const logger = requestDeps.logger;
+        const scope = { deps: requestDeps, sessions, caller, trace, logger, authInfo };
+        return await servePost(req, body, sessionId, scope);
+      }
+      // No server-to-client requests here: the answer would come on another POST, to another
+      // server. Where sessions are offered, a client without one declared no elicitation.
+      const server = createMcpServer(requestDeps, caller, {
+        methods,
+        serverRequests: sessions ? "sessionless" : false,
+      });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -124,9 +142,27 @@ export function createMcpHttpHandler(
       await server.connect(transport);
       // No close() afterwards: with JSON responses and no session the transport keeps
       // nothing once it has answered, and closing cost CPU for nothing under load.
-      return await transport.handleRequest(req, { parsedBody: body, authInfo });
+      const answer = await transport.handleRequest(req, { parsedBody: body, authInfo });
+      if (!sessions || !wantsSession(deps, body)) return answer;
+      const initialize = body as { id?: unknown; params: Record<string, unknown> };
+      return await startSession(answer, initialize, {
+        deps: requestDeps,
+        sessions,
+        caller,
+        logger: requestDeps.logger,
+      });
     }
     return await modernHandler.fetch(req, { parsedBody: body, authInfo });
+  };
+}
+
+/** What the SDK hands the server factory and the handlers (`ctx.http.authInfo`): the caller and the request's scope. */
+function authInfoOf(deps: McpServerDeps, caller: Caller, methods: string[]) {
+  return {
+    token: "",
+    clientId: caller.owner,
+    scopes: [],
+    extra: { scope: { deps, caller, methods } satisfies RequestScope },
   };
 }
 

@@ -17,6 +17,7 @@ import { getPrompt, PROMPTS } from "./mcp_prompts.ts";
 import { listResources, readResource, RESOURCE_TEMPLATES } from "./mcp_resources.ts";
 import { callTool, listToolsFor, type McpToolDeps } from "./mcp_tools.ts";
 import { verifyRequestState } from "./mcp_approval.ts";
+import type { McpSessions } from "./mcp_sessions.ts";
 import { SERVER_INFO } from "./server_info.ts";
 
 /** What the MCP server needs. */
@@ -30,10 +31,19 @@ export interface McpServerDeps extends McpToolDeps {
   /** Threshold and iteration limit per loop type, for the `refine` prompt. */
   refinementSettings?: Readonly<Record<LoopType, LoopSettings>>;
   /**
+   * Sessions for 2025-11-25 HTTP clients that declare elicitation, so they can
+   * be asked to approve calls (mcp_session_http.ts); without them those clients
+   * are refused such calls, as clients that cannot ask are.
+   */
+  sessions?: McpSessions;
+  /**
    * Adds or replaces handlers after the built-in ones (the conformance
    * fixture adds the suite's diagnostic tools this way).
    */
-  extend?: (server: Server, scope: { deps: McpServerDeps; caller: Caller }) => void;
+  extend?: (
+    server: Server,
+    scope: { deps: McpServerDeps; caller: Caller; connection: Connection },
+  ) => void;
 }
 
 /** What the server is for, sent in `initialize` and `server/discover`. */
@@ -73,8 +83,11 @@ function hintsFor(methods: readonly string[]): CacheHints | undefined {
 // deno-lint-ignore no-explicit-any
 type Handler = (request: any, ctx: any) => unknown;
 
+/** The capabilities of a sessionless 2025-11-25 HTTP client where sessions are offered. */
+const NOTHING_DECLARED: ClientCapabilities = Object.freeze({});
+
 /** What a handler may need of its server: what the client declared, if it can be sent requests. */
-type Connection = { legacyClient: () => ClientCapabilities | undefined };
+export type Connection = { legacyClient: () => ClientCapabilities | undefined };
 
 /** Each method's handler, for one caller. */
 const HANDLERS: Record<
@@ -102,15 +115,20 @@ const HANDLERS: Record<
  * rest would be built and never used. `serverRequests: false` says the server
  * cannot send the client requests on this connection (stateless 2025-11-25
  * HTTP), so a call needing approval is refused there instead of pushing an
- * elicitation nobody would receive.
+ * elicitation nobody would receive; `"sessionless"` says the same of a
+ * 2025-11-25 HTTP request without a session where sessions are offered: its
+ * client declared no elicitation (one that did would have a session).
+ * `inputRoundTimeoutMs` bounds each question the SDK's 2025 compatibility
+ * path sends (default: the SDK's 10 minutes).
  */
 export function createMcpServer(
   deps: McpServerDeps,
   caller: Caller,
-  { listChanged = false, methods, serverRequests = true }: {
+  { listChanged = false, methods, serverRequests = true, inputRoundTimeoutMs }: {
     listChanged?: boolean;
     methods?: readonly string[];
-    serverRequests?: boolean;
+    serverRequests?: boolean | "sessionless";
+    inputRoundTimeoutMs?: number;
   } = {},
 ): Server {
   const server = new Server(SERVER_INFO, {
@@ -119,15 +137,20 @@ export function createMcpServer(
     jsonSchemaValidator: validator,
     cacheHints: methods ? hintsFor(methods) : CACHE_HINTS,
     ...(deps.approvals ? { requestState: { verify: verifyRequestState(deps.approvals) } } : {}),
+    ...(inputRoundTimeoutMs ? { inputRequired: { roundTimeoutMs: inputRoundTimeoutMs } } : {}),
   });
   const connection: Connection = {
-    legacyClient: () => serverRequests ? server.getClientCapabilities() : undefined,
+    legacyClient: serverRequests === true
+      ? () => server.getClientCapabilities()
+      : serverRequests === "sessionless"
+      ? () => NOTHING_DECLARED
+      : () => undefined,
   };
   for (const method of methods ?? Object.keys(HANDLERS)) {
     const handler = HANDLERS[method];
     // deno-lint-ignore no-explicit-any
     if (handler) server.setRequestHandler(method as any, handler(deps, caller, connection) as any);
   }
-  deps.extend?.(server, { deps, caller });
+  deps.extend?.(server, { deps, caller, connection });
   return server;
 }

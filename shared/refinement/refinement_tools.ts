@@ -45,73 +45,96 @@ export function createRefinementTools(
   },
 ): ToolDefinition[] {
   return [
-    defineTool({
-      name: INITIALIZE_TOOL,
-      description:
-        "Start a quality-driven refinement loop for a plan, spec, build plan or build code. Returns the loop's id (8 hex characters), its quality threshold and iteration limit. Then score each new version and call decide_loop_next_action.",
-      argsSchema: z.object({ loop_type: LoopTypeSchema }),
-      outputSchema: LoopOutput,
-      annotations: {
-        title: "Start a refinement loop",
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-      },
-      run: async ({ args, caller }) => {
-        const { threshold, maxIterations } = settings[args.loop_type];
-        return toOutput(
-          await store.create(caller, { loopType: args.loop_type, threshold, maxIterations }),
-        );
-      },
-    }),
-    defineTool({
-      name: DECIDE_TOOL,
-      description:
-        "Record the quality score (integer 0-100) of a refinement loop's latest version and get the next action: 'completed' when the score reaches the loop's threshold; 'user_input' when the iteration limit is reached or progress stalls (the last two improvements both under 5 points); otherwise 'refine'. A completed loop accepts no more scores.",
-      argsSchema: z.object({ loop_id: LoopId, current_score: Score }),
-      outputSchema: LoopOutput,
-      annotations: {
-        title: "Decide the next refinement step",
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-      },
-      run: async ({ args, caller }) =>
-        toOutput(
-          await store.update(caller, args.loop_id, (state) => decide(state, args.current_score)),
-        ),
-    }),
-    defineTool({
-      name: "get_loop_status",
-      description:
-        "Get a refinement loop's state by id: status, current score, score history, iteration, threshold and iteration limit.",
-      argsSchema: z.object({ loop_id: LoopId }),
-      outputSchema: LoopOutput,
-      annotations: {
-        title: "Refinement loop status",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-      },
-      run: async ({ args, caller }) => toOutput(await store.get(caller, args.loop_id)),
-    }),
-    defineTool({
-      name: "list_active_loops",
-      description:
-        `List your ${LIST_LIMIT} most recent refinement loops, newest first, with status and scores.`,
-      argsSchema: z.object({}),
-      outputSchema: z.object({ loops: z.array(LoopOutput) }),
-      annotations: {
-        title: "List refinement loops",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-      },
-      run: async ({ caller }) => ({
-        loops: (await store.listRecent(caller, LIST_LIMIT)).map(toOutput),
-      }),
-    }),
+    initializeTool(store, settings),
+    decideTool(store),
+    statusTool(store),
+    listTool(store),
   ];
+}
+
+/** `initialize_refinement_loop`: starts a loop with its type's threshold and iteration limit. */
+function initializeTool(
+  store: RefinementStore,
+  settings: Readonly<Record<LoopType, LoopSettings>>,
+): ToolDefinition {
+  return defineTool({
+    name: INITIALIZE_TOOL,
+    description:
+      "Start a quality-driven refinement loop for a plan, spec, build plan or build code. Returns the loop's id (8 hex characters), its quality threshold and iteration limit. Then score each new version and call decide_loop_next_action.",
+    argsSchema: z.object({ loop_type: LoopTypeSchema }),
+    outputSchema: LoopOutput,
+    annotations: {
+      title: "Start a refinement loop",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    },
+    run: async ({ args, caller }) => {
+      const { threshold, maxIterations } = settings[args.loop_type];
+      return toOutput(
+        await store.create(caller, { loopType: args.loop_type, threshold, maxIterations }),
+      );
+    },
+  });
+}
+
+/** `decide_loop_next_action`: records a score and returns the policy's decision. */
+function decideTool(store: RefinementStore): ToolDefinition {
+  return defineTool({
+    name: DECIDE_TOOL,
+    description:
+      "Record the quality score (integer 0-100) of a refinement loop's latest version and get the next action: 'completed' when the score reaches the loop's threshold; 'user_input' when the iteration limit is reached or progress stalls (the last two improvements both under 5 points); otherwise 'refine'. A completed loop accepts no more scores.",
+    argsSchema: z.object({ loop_id: LoopId, current_score: Score }),
+    outputSchema: LoopOutput,
+    annotations: {
+      title: "Decide the next refinement step",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    },
+    run: async ({ args, caller }) =>
+      toOutput(
+        await store.update(caller, args.loop_id, (state) => decide(state, args.current_score)),
+      ),
+  });
+}
+
+/** `get_loop_status`: one loop's state by id. */
+function statusTool(store: RefinementStore): ToolDefinition {
+  return defineTool({
+    name: "get_loop_status",
+    description:
+      "Get a refinement loop's state by id: status, current score, score history, iteration, threshold and iteration limit.",
+    argsSchema: z.object({ loop_id: LoopId }),
+    outputSchema: LoopOutput,
+    annotations: {
+      title: "Refinement loop status",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    },
+    run: async ({ args, caller }) => toOutput(await store.get(caller, args.loop_id)),
+  });
+}
+
+/** `list_active_loops`: the caller's most recent loops, newest first. */
+function listTool(store: RefinementStore): ToolDefinition {
+  return defineTool({
+    name: "list_active_loops",
+    description:
+      `List your ${LIST_LIMIT} most recent refinement loops, newest first, with status and scores.`,
+    argsSchema: z.object({}),
+    outputSchema: z.object({ loops: z.array(LoopOutput) }),
+    annotations: {
+      title: "List refinement loops",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    },
+    run: async ({ caller }) => ({
+      loops: (await store.listRecent(caller, LIST_LIMIT)).map(toOutput),
+    }),
+  });
 }
 
 /** A loop's state in the tools' snake_case output shape (`{id, status, ...}` as in the specification). */

@@ -21,7 +21,7 @@ import {
   Usage,
 } from "../contracts.ts";
 import { AppError } from "../errors.ts";
-import type { TurnState } from "../loop/turn_state.ts";
+import { freshState, type TurnState } from "../loop/turn_state.ts";
 import { UsageTotals } from "../loop/usage.ts";
 import type { LoopState } from "../store/refinement_store_port.ts";
 
@@ -154,16 +154,7 @@ export function initialCheckpoint({ maxRounds, budgetMs }: {
   maxRounds: number;
   budgetMs: number;
 }): Checkpoint {
-  return toCheckpoint({
-    roundsDone: 0,
-    maxRounds,
-    plan: [],
-    results: [],
-    pendingApprovals: [],
-    inFlight: [],
-    usage: new UsageTotals(),
-    continuations: 0,
-  }, { budgetMs });
+  return toCheckpoint(freshState({ maxRounds, usage: new UsageTotals() }), { budgetMs });
 }
 
 function interrupted(checkpoint: Checkpoint, position: number): ActionResult {

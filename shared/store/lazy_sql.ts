@@ -57,30 +57,42 @@ export function lazySql(
   };
   return {
     ready,
-    state: () =>
-      closed
-        ? "closed"
-        : opened
-        ? "open"
-        : opening
-        ? "opening"
-        : failedAt > -Infinity
-        ? "failed"
-        : "closed",
+    state: () => stateOf({ closed, opened, opening: opening !== undefined, failedAt }),
     query: async (text, params) => (await ready()).query(text, params),
     exec: async (script) => (await ready()).exec(script),
     transaction: async <T>(fn: (tx: SqlTx) => Promise<T>) => (await ready()).transaction(fn),
     close: async () => {
       closed = true;
-      // A database still opening gets a few seconds to finish, so it closes cleanly; a
-      // process that must exit does not wait for an open that hangs.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const gaveUp = new Promise<undefined>((resolve) =>
-        timer = setTimeout(() => resolve(undefined), closeWaitMs)
-      );
-      const sql = await Promise.race([opening?.catch(() => undefined), gaveUp]);
-      clearTimeout(timer);
-      await sql?.close();
+      await closeOnceOpen(opening, closeWaitMs);
     },
   };
+}
+
+/** Where the database stands, from what {@link lazySql} knows of it. */
+function stateOf(
+  { closed, opened, opening, failedAt }: {
+    closed: boolean;
+    opened: boolean;
+    opening: boolean;
+    failedAt: number;
+  },
+): LazySqlState {
+  if (closed) return "closed";
+  if (opened) return "open";
+  if (opening) return "opening";
+  return failedAt > -Infinity ? "failed" : "closed";
+}
+
+/**
+ * Closes the database an open in progress yields. It gets `waitMs` to finish,
+ * so it closes cleanly; a process that must exit does not wait for an open that hangs.
+ */
+async function closeOnceOpen(opening: Promise<Sql> | undefined, waitMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<undefined>((resolve) =>
+    timer = setTimeout(() => resolve(undefined), waitMs)
+  );
+  const sql = await Promise.race([opening?.catch(() => undefined), gaveUp]);
+  clearTimeout(timer);
+  await sql?.close();
 }

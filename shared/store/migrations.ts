@@ -66,6 +66,8 @@ export const SCHEMA_TABLES = [
   "mcp_events",
   "mcp_run_events",
   "mcp_runs",
+  "mcp_session_requests",
+  "mcp_sessions",
   "mcp_tool_approvals",
   "refinement_loops",
   "session_summaries",
@@ -99,6 +101,7 @@ export const SCHEMA_FUNCTIONS = [
   "scrub_mcp_events",
   "session_history",
   "sweep_mcp_runs",
+  "sweep_mcp_sessions",
   "take_caller_quota",
   "write_mcp_events",
 ] as const;
@@ -109,6 +112,7 @@ export const SCHEMA_FUNCTIONS = [
  */
 export const SERVER_ONLY_FUNCTIONS: readonly (typeof SCHEMA_FUNCTIONS)[number][] = [
   "sweep_mcp_runs",
+  "sweep_mcp_sessions",
   "write_mcp_events",
 ];
 

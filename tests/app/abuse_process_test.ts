@@ -30,7 +30,7 @@ const headers = (key: string, extra: Record<string, string> = {}) => ({
 });
 
 async function view(base: string, runId: string, key = ALICE) {
-  return await (await fetch(`${base}/runs/${runId}`, { headers: headers(key) })).json();
+  return (await (await fetch(`${base}/runs/${runId}`, { headers: headers(key) })).json()).data;
 }
 
 async function until<T>(fn: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {

@@ -3,7 +3,9 @@
  * PGlite on disk and the offline defaults, drives `POST /mcp-loop` (5,000
  * requests at 32 connections, spread over 200 sessions) and MCP `tools/call`
  * from separate processes, and prints a markdown table with throughput,
- * latency, errors and resident memory before and after.
+ * latency, errors and resident memory before and after. `--growing` measures
+ * only the growing session: one connection, back-to-back turns in one new
+ * session for 8 s, as a chat user's conversation grows.
  */
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
@@ -25,11 +27,18 @@ const LOADGEN = new URL("./loadgen.ts", import.meta.url).pathname;
 
 async function loopLoad(
   base: string,
-  { total, connections, sessions = 200 }: { total: number; connections: number; sessions?: number },
+  { total, connections, sessions = 200, seconds, prefix = "load" }: {
+    total: number;
+    /** Session ids are `${prefix}-{s}`. */
+    prefix?: string;
+    connections: number;
+    sessions?: number;
+    seconds?: number;
+  },
 ): Promise<LoadResult> {
   const template = JSON.stringify({
     mode: "general",
-    sessionId: "load-{s}",
+    sessionId: `${prefix}-{s}`,
     messages: [{
       role: "user",
       content: "Request {i}: please summarise what we said about topic {s} so far",
@@ -38,6 +47,7 @@ async function loopLoad(
   const options = {
     url: `${base}/mcp-loop`,
     total,
+    seconds,
     connections,
     sessions,
     headers: { "content-type": "application/json" },
@@ -93,6 +103,35 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
+/** One connection, back-to-back turns in one new session for 8 s: each turn's context grows. */
+async function growingSession(base: string): Promise<LoadResult> {
+  const prefix = `growing-${crypto.randomUUID()}`;
+  return await loopLoad(base, { total: 0, connections: 1, sessions: 1, seconds: 8, prefix });
+}
+
+if (Deno.args.includes("--growing")) {
+  const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-growing-" });
+  const server = await startFunction({ MCP_LOOP_DATA_DIR: dataDir });
+  try {
+    await loopLoad(server.base, { total: 300, connections: 1, sessions: 50 }); // warm-up
+    const rows = [
+      {
+        name: "POST /mcp-loop, one session growing for 8 s, 1 connection",
+        result: await growingSession(server.base),
+      },
+      {
+        name: "POST /mcp-loop in process, in-memory stores (project code only)",
+        result: await ownCode(),
+      },
+    ];
+    console.log(formatLoadTable(rows));
+  } finally {
+    await server.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+  Deno.exit(0);
+}
+
 const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-load-" });
 const server = await startFunction({ MCP_LOOP_DATA_DIR: dataDir });
 const rows: { name: string; result: LoadResult; note?: string }[] = [];
@@ -111,6 +150,10 @@ try {
 
   const loop1 = await loopLoad(server.base, { total: 500, connections: 1 });
   rows.push({ name: "POST /mcp-loop, 1 connection", result: loop1 });
+  rows.push({
+    name: "POST /mcp-loop, one session growing for 8 s, 1 connection",
+    result: await growingSession(server.base),
+  });
   const loop32 = await loopLoad(server.base, { total: 5_000, connections: 32 });
   rows.push({ name: "POST /mcp-loop, 32 connections", result: loop32 });
   const afterLoop = await rssMiB(server.pid);

@@ -1,6 +1,6 @@
 /**
  * A small load generator, run as its own process by `load.ts`: sends `total`
- * requests with `connections` in flight, each body built from a template with
+ * requests (or as many as fit in `seconds`) with `connections` in flight, each body built from a template with
  * `{i}` (request number) and `{s}` (session number, `i % sessions`) filled in,
  * and prints the latencies' summary as JSON on stdout.
  *
@@ -10,6 +10,8 @@
 interface Options {
   url: string;
   total: number;
+  /** When set, requests go on until this many seconds have passed (`total` is then ignored). */
+  seconds?: number;
   connections: number;
   sessions: number;
   headers: Record<string, string>;
@@ -17,13 +19,16 @@ interface Options {
 }
 
 const options = JSON.parse(Deno.args[0]) as Options;
-const latencies = new Float64Array(options.total);
+const latencies: number[] = [];
 let next = 0;
 let errors = 0;
 let non2xx = 0;
 const started = performance.now();
+const more = options.seconds === undefined
+  ? () => next < options.total
+  : () => performance.now() - started < options.seconds! * 1000;
 await Promise.all(Array.from({ length: options.connections }, async () => {
-  while (next < options.total) {
+  while (more()) {
     const i = next++;
     const body = options.template.replaceAll("{i}", String(i)).replaceAll(
       "{s}",
@@ -41,13 +46,13 @@ await Promise.all(Array.from({ length: options.connections }, async () => {
   }
 }));
 const seconds = (performance.now() - started) / 1000;
-latencies.sort();
+latencies.sort((a, b) => a - b);
 const at = (q: number) =>
   Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] * 100) /
   100;
 console.log(JSON.stringify({
-  requests: options.total,
-  perSecond: options.total / seconds,
+  requests: latencies.length,
+  perSecond: latencies.length / seconds,
   p50Ms: at(0.5),
   p99Ms: at(0.99),
   averageMs: latencies.reduce((a, b) => a + b, 0) / latencies.length,

@@ -31,15 +31,24 @@ export async function runEventsBenchmark(): Promise<string> {
        from public.mcp_run_events where run_id = $1`,
       [response.data.runId],
     );
+    const [run] = await sql.query<{ base: number; checkpoint: number; request: number }>(
+      `select coalesce(octet_length(base::text), 0)::int as base,
+              octet_length(checkpoint::text)::int as checkpoint,
+              octet_length(request::text)::int as request
+       from public.mcp_runs where id = $1`,
+      [response.data.runId],
+    );
     const own = JSON.stringify({
       request: content,
       reply: response.data.summaryMessage ?? "",
       steps: response.data.intermediateResults.map((r) => [r.input, r.output, r.error ?? null]),
     }).length;
     return [
-      "| request body | events | event bytes | the turn's own text | target (own text + 8 KiB) |",
-      "|---:|---:|---:|---:|---:|",
-      `| ${JSON.stringify(request).length} B | ${row.events} | ${row.bytes} B | ${own} B | ${
+      "| request body | events | event bytes | run row (request, base, checkpoint) | the turn's own text | target (own text + 8 KiB) |",
+      "|---:|---:|---:|---:|---:|---:|",
+      `| ${
+        JSON.stringify(request).length
+      } B | ${row.events} | ${row.bytes} B | ${run.request} + ${run.base} + ${run.checkpoint} B | ${own} B | ${
         own + 8192
       } B |`,
     ].join("\n");

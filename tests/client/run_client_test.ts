@@ -205,3 +205,14 @@ Deno.test("client.events reconnects after a dropped connection from the last eve
     assert.equal(followed[1].headers.get("last-event-id"), "2");
   }, { fetch: (req) => dropAfterTwo(req, dropped) });
 });
+
+Deno.test("client.getRun reads the {success, data} view, and the bare view earlier servers sent", async () => {
+  const view = { runId: "r1", status: "completed", lastEventId: 4 };
+  for (const body of [{ success: true, data: view }, view]) {
+    const client = createMcpLoopClient({
+      url: "http://function.test/mcp-loop",
+      fetch: () => Promise.resolve(Response.json(body)),
+    });
+    assert.deepEqual(await client.getRun("r1"), view, JSON.stringify(body));
+  }
+});

@@ -73,3 +73,30 @@ Deno.test("settings that differ between deployments are variables: at most 30 MC
   const ours = [...read].filter((name) => name.startsWith("MCP_LOOP_")).sort();
   assert.ok(ours.length <= 30, `${ours.length} MCP_LOOP_* variables: ${ours.join(", ")}`);
 });
+
+/** Variables the test and benchmark scripts read, which the loader does not. */
+const SCRIPT_VARIABLES = new Set([
+  "MCP_LOOP_TEST_POSTGRES_URL",
+  "MCP_LOOP_BENCH_POSTGRES_URL",
+  "MCP_LOOP_TEST_SERVE",
+]);
+
+Deno.test("README and docs/ name no MCP_LOOP_* variable the loader does not read", async () => {
+  const read = new Set([...readByLoader(), ...await namedInSource()]);
+  const pages = [
+    "README.md",
+    ...[...Deno.readDirSync(new URL("../../docs/", import.meta.url))]
+      .filter((entry) => entry.name.endsWith(".md")).map((entry) => `docs/${entry.name}`),
+  ];
+  const stale: string[] = [];
+  for (const page of pages) {
+    const text = await Deno.readTextFile(new URL(`../../${page}`, import.meta.url));
+    for (const [name] of text.matchAll(/MCP_LOOP_[A-Z0-9_]*[A-Z0-9]/g)) {
+      // `MCP_LOOP_CALLER_*` names a family of variables.
+      const family = text.includes(`${name}_*`) &&
+        [...read].some((known) => known.startsWith(`${name}_`));
+      if (!read.has(name) && !SCRIPT_VARIABLES.has(name) && !family) stale.push(`${page}: ${name}`);
+    }
+  }
+  assert.deepEqual([...new Set(stale)], [], "removed variables are options now (configuration.md)");
+});

@@ -61,11 +61,20 @@ Deno.test("custom_tool: the loop chooses the tool, which reads the caller's stor
   assert.equal((step?.output as { messages: number }).messages, 2);
 });
 
-Deno.test("mcp_client: lists the tools and calls get_current_time over MCP", () =>
+Deno.test("mcp_client: lists the tools, calls get_current_time, and is asked before forget_session runs, in both protocol eras", () =>
   withServer(async (base) => {
-    const { tools: names, time } = await mcpClient(`${base}/mcp-loop/mcp`);
-    assert.ok(names.includes("get_current_time") && names.includes("finalize_summary"));
-    assert.equal((time as { time_zone: string }).time_zone, "Europe/Lisbon");
+    for (const modern of [false, true]) {
+      const asked: string[] = [];
+      const { tools: names, time, forget } = await mcpClient(`${base}/mcp-loop/mcp`, undefined, {
+        modern,
+        approve: (question) => asked.push(question) > 0,
+      });
+      assert.ok(names.includes("get_current_time") && names.includes("finalize_summary"));
+      assert.equal((time as { time_zone: string }).time_zone, "Europe/Lisbon");
+      assert.equal(forget.ran, true, forget.text);
+      assert.equal(asked.length, 1, `modern: ${modern}`);
+      assert.match(asked[0], /Allow the tool "forget_session"/);
+    }
   }));
 
 Deno.test("web_client: streams a run to its result, and a bad request is VALIDATION_FAILED", () =>

@@ -51,3 +51,9 @@ Deno.test("README and docs/ have no broken relative links or anchors", async () 
   }
   assert.deepEqual(broken, []);
 });
+
+Deno.test("README is what a newcomer reads in five minutes: at most 250 lines", async () => {
+  const lines = (await Deno.readTextFile(new URL("../../README.md", import.meta.url)))
+    .trimEnd().split("\n").length;
+  assert.ok(lines <= 250, `README.md has ${lines} lines; move reference material to docs/`);
+});

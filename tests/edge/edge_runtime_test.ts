@@ -19,6 +19,10 @@ import { serveFakeSupabase } from "../support/fake_supabase.ts";
 import { httpClient } from "../support/mcp_fixture.ts";
 import { servePglite } from "../support/pglite_socket.ts";
 import { migratedSupabasePglite } from "../support/supabase_shape.ts";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createJsonSchemaValidator } from "../../shared/mcp/json_schema_validator.ts";
 
 const edge = await edgeDeno();
 if (!edge.path) console.warn(`edge runtime tests skipped: ${edge.reason}`);
@@ -50,7 +54,7 @@ const json = (
 
 Deno.test({
   name:
-    "under the edge runtime the deployed entry serves a loop turn and an MCP call, reads no file, starts no worker, and hands its audit writes to EdgeRuntime.waitUntil",
+    "under the edge runtime the deployed entry serves a loop turn and MCP calls (a 2025-11-25 client asked to approve one on its session), reads no file, starts no worker, and hands its audit writes to EdgeRuntime.waitUntil",
   ignore: !edge.path,
   fn: async () => {
     const { db, sql } = await migratedSupabasePglite();
@@ -128,6 +132,33 @@ Deno.test({
       const listed = await client.listTools();
       assert.ok(listed.tools.some((tool: { name: string }) => tool.name === "get_loop_status"));
       await client.close();
+      // A 2025-11-25 client that declares elicitation gets a session (in Postgres, the user's
+      // under RLS) and is asked on the call's SSE stream before a destructive tool runs.
+      const asked: string[] = [];
+      const legacy = new LegacyClient({ name: "edge-legacy", version: "1" }, {
+        capabilities: { elicitation: { form: {} } },
+        jsonSchemaValidator: createJsonSchemaValidator(),
+      });
+      legacy.setRequestHandler(ElicitRequestSchema, (request: { params: { message: string } }) => {
+        asked.push(request.params.message);
+        return Promise.resolve({ action: "accept", content: { approve: true } });
+      });
+      const legacyTransport = new LegacyTransport(new URL(`${fn.url}/mcp-loop/mcp`), {
+        requestInit: { headers: { authorization } },
+      });
+      await legacy.connect(legacyTransport);
+      const forgot = await legacy.callTool({
+        name: "forget_session",
+        arguments: { session_id: `edge-scratch-${crypto.randomUUID()}` },
+      });
+      assert.notEqual(forgot.isError, true, JSON.stringify(forgot));
+      assert.deepEqual(asked.map((question) => /"forget_session"/.test(question)), [true]);
+      const sessions = await sql.query<{ user_id: string }>(
+        "select user_id::text from public.mcp_sessions where id = $1",
+        [legacyTransport.sessionId],
+      );
+      assert.deepEqual(sessions, [{ user_id: USER_A }]);
+      await legacy.close();
 
       const settled = await fn.settle();
       assert.equal(settled.deno, EDGE_DENO_VERSION);

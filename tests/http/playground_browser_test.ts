@@ -6,8 +6,11 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { z } from "zod";
+import { defineTool } from "../../shared/tools/tool.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
+import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
 import { hasChromium, statusIs, typeAndSend, withPage } from "../support/playground_page.ts";
 
 const API_KEY = "playground-test-key-0123456789";
@@ -53,7 +56,7 @@ Deno.test({
       assert.ok(await rows.count() >= 1);
       const first = await rows.first().locator("td").allTextContents();
       assert.equal(first[2], "list_active_loops");
-      assert.match(first[4], /"loops"/);
+      assert.match(first[4], /^loops:/m);
       assert.match(first[5], /^\d+ ms$/);
       assert.equal(first[6], "ok");
       // The score history against the threshold, and the outcome.
@@ -99,4 +102,56 @@ Deno.test({
         assert.ok(errors.every((e) => /401/.test(e)), errors.join("\n"));
       },
     ),
+});
+
+/** A read whose output is text with a line break and quotes, beside a nested record. */
+const quoteTool = defineTool({
+  name: "quote_line",
+  description: "Quotes a line of dialogue",
+  argsSchema: z.object({ speaker: z.string() }),
+  annotations: { readOnlyHint: true },
+  run: ({ args }) => ({
+    quote: `${args.speaker} said "see you at nine"\nand hung up`,
+    source: { act: 2, tags: ["phone", "evening"] },
+  }),
+});
+
+Deno.test({
+  name: "playground: at phone width the steps fit the screen, and text outputs read as text",
+  ignore: !hasChromium,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withPage({
+      viewport: { width: 390, height: 844 },
+      overrides: {
+        planner: new ScriptedPlanner([
+          { tool: "quote_line", args: { speaker: "Ines" } },
+          { tool: "finalize_summary", args: {} },
+        ]),
+        tools: [quoteTool],
+      },
+    }, async (page, errors) => {
+      await send(page, "what did she say on the phone");
+      const pageWidth = await page.evaluate<number>("document.documentElement.scrollWidth");
+      assert.ok(pageWidth <= 390, `the page is ${pageWidth} px wide`);
+      const cells = await page.locator("#steps td").all();
+      assert.ok(cells.length > 0);
+      for (const cell of cells) {
+        const box = (await cell.boundingBox())!;
+        assert.ok(
+          box.x >= 0 && box.x + box.width <= 390,
+          `a cell spans ${box.x}..${box.x + box.width}`,
+        );
+      }
+      const [, , tool, args, output] = await page.locator("#steps tr").first().locator("td")
+        .allTextContents();
+      assert.equal(tool, "quote_line");
+      assert.equal(args, "speaker: Ines");
+      assert.equal(
+        output,
+        'quote:\n  Ines said "see you at nine"\n  and hung up\nsource:\n  act: 2\n  tags:\n    - phone\n    - evening',
+      );
+      assert.deepEqual(errors, []);
+    }),
 });

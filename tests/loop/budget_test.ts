@@ -55,7 +55,7 @@ Deno.test("a run stops with budget before the call that would cross maxTokens, f
     assert.equal(data.intermediateResults[0].tool, "get_weather");
     assert.ok(data.usage.promptTokens + data.usage.completionTokens <= maxTokens);
 
-    const run = await (await app.app.fetch(
+    const { data: run } = await (await app.app.fetch(
       new Request(`http://localhost/mcp-loop/runs/${data.runId}`),
     )).json();
     assert.equal(run.status, "completed", JSON.stringify(run).slice(0, 300));

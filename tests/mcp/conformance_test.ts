@@ -5,9 +5,10 @@
  * it runs under Deno (`deno run -A npm:@modelcontextprotocol/conformance@…`);
  * the same commands are in docs/mcp.md. The server gets the suite's diagnostic
  * tools (tests/support/conformance_tools.ts) and one registry tool that needs
- * approval, which the tampered-state scenario calls. The multi round-trip
- * scenarios for sampling, roots and prompts are not run: this server asks for
- * nothing but approvals (elicitation), from tools.
+ * approval, which the tampered-state scenario calls. The 2025-11-25
+ * elicitation scenarios run with sessions (their client declares elicitation).
+ * The multi round-trip scenarios for sampling, roots and prompts are not run:
+ * this server asks for nothing but approvals (elicitation), from tools.
  */
 import assert from "node:assert/strict";
 import { createAuthenticator } from "../../shared/auth/authenticator.ts";
@@ -23,7 +24,17 @@ import { tempDirRemovedAtExit } from "../support/process.ts";
 const ANSI_COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
 const RUNS = [
-  ...["server-initialize", "ping", "tools-list", "dns-rebinding-protection"].map((scenario) => ({
+  ...[
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "dns-rebinding-protection",
+    // A client that declares elicitation gets a session; these ask it on the call's SSE stream.
+    "tools-call-elicitation",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
+    "server-sse-multiple-streams",
+  ].map((scenario) => ({
     version: "0.1.16",
     scenario,
     args: [] as string[],

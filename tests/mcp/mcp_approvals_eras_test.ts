@@ -1,10 +1,11 @@
 /**
- * MCP approvals for the other ways in: a 2025-11-25 client over HTTP (served
- * without sessions, so the server cannot send it an elicitation) is told how
- * to get the call approved and never asked; over stdio (`deno task
- * mcp:stdio`, one connection) a 2025-11-25 client is sent `elicitation/create`
- * and a 2026-07-28 client gets the `input_required` rounds, and the call runs
- * once it is approved.
+ * MCP approvals for the other ways in: a 2025-11-25 client over HTTP where the
+ * endpoint offers no sessions (so the server cannot send it an elicitation) is
+ * told how to get the call approved and never asked (with sessions it is
+ * asked: mcp_approvals_sessions_test.ts); over stdio (`deno task mcp:stdio`,
+ * one connection) a 2025-11-25 client is sent `elicitation/create` and a
+ * 2026-07-28 client gets the `input_required` rounds, and the call runs once
+ * it is approved.
  */
 import assert from "node:assert/strict";
 import { Client as ModernClient } from "@modelcontextprotocol/client";
@@ -31,8 +32,10 @@ function approvingLegacyClient(asked: unknown[]): LegacyClient {
   return client;
 }
 
-Deno.test("MCP 2025-11-25 over HTTP: a call needing approval is refused with how to get it approved; the client is never asked", async () => {
+Deno.test("MCP 2025-11-25 over HTTP without sessions: a call needing approval is refused with how to get it approved; the client is never asked", async () => {
   const t = await approvalsSetup();
+  // An endpoint built without sessions (read when the first MCP request builds the handler).
+  delete t.app.mcp.sessions;
   const asked: unknown[] = [];
   const client = approvingLegacyClient(asked);
   await client.connect(
@@ -47,7 +50,10 @@ Deno.test("MCP 2025-11-25 over HTTP: a call needing approval is refused with how
       text(result),
       /MCP 2025-11-25 over HTTP, which this endpoint serves without sessions/,
     );
-    assert.match(text(result), /over HTTP with protocol version 2026-07-28 or over stdio/);
+    assert.match(
+      text(result),
+      /over HTTP with protocol version 2026-07-28, or 2025-11-25 with a session, or over stdio/,
+    );
     assert.match(text(result), /POST \/mcp-loop\/runs\/\{runId\}\/approvals/);
     assert.deepEqual(asked, []);
     assert.deepEqual(t.calls, []);

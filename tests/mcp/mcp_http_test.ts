@@ -199,7 +199,7 @@ Deno.test("with API keys, a missing or wrong key gets 401 with WWW-Authenticate,
   }
 });
 
-Deno.test("GET and DELETE on the stateless endpoint get 405", async () => {
+Deno.test("GET, and DELETE without a session, get 405: the endpoint offers no GET stream", async () => {
   const app = await mcpApp();
   for (const method of ["GET", "DELETE"]) {
     const res = await app.fetch(

@@ -78,7 +78,7 @@ Deno.test("SIGKILL while a run waits for approval; after a restart the approval 
   const second = server(port, dataDir);
   try {
     await waitUntilOk(`${base}/health`, 30_000);
-    const view = await (await fetch(`${base}/runs/${runId}`, {
+    const { data: view } = await (await fetch(`${base}/runs/${runId}`, {
       headers: { authorization: `Bearer ${KEY}` },
     })).json();
     assert.equal(view.status, "waiting_approval");

@@ -87,7 +87,8 @@ Deno.test("over HTTP: a write waits for approval, its owner approves it once, th
     assert.equal((await bobApproves.json()).error.code, "RUN_NOT_FOUND");
     assert.equal((await post(`${run}/cancel`, {}, BOB)).status, 404);
 
-    const view = await (await fetch(run, { headers: ALICE })).json();
+    const { success, data: view } = await (await fetch(run, { headers: ALICE })).json();
+    assert.equal(success, true);
     assert.deepEqual([view.status, view.pendingApprovals.length], ["waiting_approval", 1]);
     assert.equal(await loopCount(base, ALICE), before, "nothing created before the approval");
 
@@ -108,7 +109,7 @@ Deno.test("over HTTP: a write waits for approval, its owner approves it once, th
     }, ALICE);
     assert.equal(again.status, 409);
     assert.equal(await loopCount(base, ALICE), before + 1);
-    assert.equal((await (await fetch(run, { headers: ALICE })).json()).status, "completed");
+    assert.equal((await (await fetch(run, { headers: ALICE })).json()).data.status, "completed");
   }));
 
 Deno.test("over HTTP: a denied write fails with APPROVAL_DENIED and nothing is created", () =>

@@ -34,6 +34,9 @@ const UNOWNED_KEYS: Record<string, string> = {
   mcp_runs_pkey: "a random uuid",
   mcp_tool_approvals_pkey: "a random uuid",
   mcp_run_events_pkey: "(run_id, seq) of a run the writer owns (its insert policy)",
+  mcp_sessions_pkey: "32 random bytes the server draws (the Mcp-Session-Id)",
+  mcp_session_requests_pkey:
+    "(session_id, request_id) under a session the writer owns (its insert policy)",
   refinement_loops_pkey:
     "8 random hex characters the server draws; a clash is drawn again (SqlRefinementStore)",
 };

@@ -42,6 +42,20 @@ const CREATE_AS_A: Record<string, (tx: SqlTx, key: string) => Promise<unknown>> 
     ),
   chat_erasures: (tx, key) =>
     tx.query("select public.mark_chat_erasure($1, $2)", [`user:${USER_A}`, key]),
+  mcp_sessions: (tx, key) =>
+    tx.query(
+      `insert into public.mcp_sessions (id, owner, protocol_version, expires_at)
+       values ($1, $2, '2025-11-25', now() + interval '1 hour')`,
+      [key, `user:${USER_A}`],
+    ),
+  mcp_session_requests: async (tx, key) => {
+    await CREATE_AS_A.mcp_sessions(tx, key);
+    await tx.query(
+      `insert into public.mcp_session_requests (session_id, request_id, owner, expires_at)
+       values ($1, $1, $2, now() + interval '1 minute')`,
+      [key, `user:${USER_A}`],
+    );
+  },
 };
 
 /** How each table's row is found again (its key column and the value it was created with). */
@@ -52,6 +66,8 @@ const KEY_OF: Record<string, (key: string) => [string, string]> = {
   mcp_runs: (key) => ["id::text", key],
   mcp_tool_approvals: (key) => ["id::text", key],
   chat_erasures: (key) => ["session_key", key],
+  mcp_sessions: (key) => ["id", key],
+  mcp_session_requests: (key) => ["request_id", key],
 };
 
 /** The identity changes a user must not make to their own row. */

@@ -78,6 +78,8 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
     "mcp_events",
     "mcp_run_events",
     "mcp_runs",
+    "mcp_session_requests",
+    "mcp_sessions",
     "mcp_tool_approvals",
     "refinement_loops",
     "session_summaries",

@@ -14,7 +14,14 @@
  *   the scenario exercises), `…_capabilities` asks only what the client
  *   declared. `test_input_required_result_tampered_state` is no diagnostic: it
  *   is a registry tool that needs approval ({@link APPROVAL_PROBE_TOOL}), asked
- *   about by the project's own approval flow.
+ *   about by the project's own approval flow;
+ * - the 2025-11-25 elicitation scenarios (`tools-call-elicitation`,
+ *   `elicitation-sep1034-defaults`, `elicitation-sep1330-enums`), whose client
+ *   declares elicitation at `initialize` and so gets a session:
+ *   `test_elicitation`, `test_elicitation_sep1034_defaults` and
+ *   `test_elicitation_sep1330_enums` ask their question the way approvals do
+ *   (an `input_required` result the SDK turns into `elicitation/create` on
+ *   the call's SSE stream; the answer comes back through the session store).
  */
 import { z } from "zod";
 import {
@@ -25,7 +32,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { requestStateCodec } from "../../shared/mcp/mcp_approval.ts";
-import type { McpServerDeps } from "../../shared/mcp/mcp_server.ts";
+import type { Connection, McpServerDeps } from "../../shared/mcp/mcp_server.ts";
 import { callTool, listToolsFor } from "../../shared/mcp/mcp_tools.ts";
 import type { Caller } from "../../shared/ports.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
@@ -57,6 +64,90 @@ const DIAGNOSTICS = [
   },
 ].map((tool) => ({ ...tool, inputSchema: EMPTY }));
 
+/** The 2025-11-25 elicitation scenarios' tools: what each asks (the suite's README of each scenario). */
+const ELICITATIONS: Record<
+  string,
+  { description: string; message?: string; schema: Record<string, unknown>; done: string }
+> = {
+  test_elicitation: {
+    description: "Asks the user for a username and an email",
+    schema: {
+      type: "object",
+      properties: {
+        username: { type: "string", description: "User's response" },
+        email: { type: "string", description: "User's email address" },
+      },
+      required: ["username", "email"],
+    },
+    done: "User response",
+  },
+  test_elicitation_sep1034_defaults: {
+    description: "Asks with a default for every primitive type",
+    message: "Please review the defaults",
+    schema: {
+      type: "object",
+      properties: {
+        name: { type: "string", default: "John Doe" },
+        age: { type: "integer", default: 30 },
+        score: { type: "number", default: 95.5 },
+        status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+        verified: { type: "boolean", default: true },
+      },
+    },
+    done: "Elicitation completed",
+  },
+  test_elicitation_sep1330_enums: {
+    description: "Asks with every kind of enum",
+    message: "Please choose",
+    schema: {
+      type: "object",
+      properties: {
+        untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+        titledSingle: {
+          type: "string",
+          oneOf: [
+            { const: "value1", title: "First Option" },
+            { const: "value2", title: "Second Option" },
+            { const: "value3", title: "Third Option" },
+          ],
+        },
+        legacyEnum: {
+          type: "string",
+          enum: ["opt1", "opt2", "opt3"],
+          enumNames: ["Option One", "Option Two", "Option Three"],
+        },
+        untitledMulti: {
+          type: "array",
+          items: { type: "string", enum: ["option1", "option2", "option3"] },
+        },
+        titledMulti: {
+          type: "array",
+          items: {
+            anyOf: [
+              { const: "value1", title: "First Choice" },
+              { const: "value2", title: "Second Choice" },
+              { const: "value3", title: "Third Choice" },
+            ],
+          },
+        },
+      },
+    },
+    done: "Elicitation completed",
+  },
+};
+
+const ELICITATION_TOOLS = Object.entries(ELICITATIONS).map(([name, { description }]) => ({
+  name,
+  description,
+  inputSchema: name === "test_elicitation"
+    ? {
+      type: "object" as const,
+      properties: { message: { type: "string" as const } },
+      required: ["message"],
+    }
+    : EMPTY,
+}));
+
 /** A registry tool that needs a person's approval, named as the tampered-state scenario calls it. */
 export const APPROVAL_PROBE_TOOL = defineTool({
   name: "test_input_required_result_tampered_state",
@@ -69,10 +160,10 @@ export const APPROVAL_PROBE_TOOL = defineTool({
 /** `extend` for the MCP server deps: the diagnostic tools beside the registry's. */
 export function addDiagnosticTools(
   server: Server,
-  { deps, caller }: { deps: McpServerDeps; caller: Caller },
+  { deps, caller, connection }: { deps: McpServerDeps; caller: Caller; connection: Connection },
 ): void {
   server.setRequestHandler("tools/list", () => ({
-    tools: [...listToolsFor(deps, caller), ...DIAGNOSTICS],
+    tools: [...listToolsFor(deps, caller), ...DIAGNOSTICS, ...ELICITATION_TOOLS],
   }));
   server.setRequestHandler("tools/call", (request, ctx) => {
     const { name } = request.params;
@@ -87,7 +178,34 @@ export function addDiagnosticTools(
     if (name.startsWith("test_input_required_result_") && name !== APPROVAL_PROBE_TOOL.name) {
       return inputRequiredDiagnostic(name, deps, ctx);
     }
-    return callTool(deps, caller, request.params, ctx);
+    if (name in ELICITATIONS) return elicitationDiagnostic(name, request.params.arguments, ctx);
+    return callTool(deps, caller, request.params, ctx, connection);
+  });
+}
+
+/** Asks the scenario's question; answers with what came back. */
+function elicitationDiagnostic(name: string, args: unknown, ctx: ServerContext) {
+  const { message, schema, done } = ELICITATIONS[name];
+  const answer = ctx.mcpReq.inputResponses?.question as
+    | { action?: string; content?: unknown }
+    | undefined;
+  if (answer !== undefined) {
+    return {
+      content: [{
+        type: "text" as const,
+        text: `${done}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`,
+      }],
+    };
+  }
+  const asked = (args as { message?: unknown } | undefined)?.message;
+  return inputRequired({
+    inputRequests: {
+      question: inputRequired.elicit({
+        message: typeof asked === "string" ? asked : message ?? name,
+        // deno-lint-ignore no-explicit-any
+        requestedSchema: schema as any,
+      }),
+    },
   });
 }
 

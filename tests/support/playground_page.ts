@@ -35,7 +35,11 @@ if (!hasChromium) {
 
 /** The playground of an app built with `overrides` and `env`, once its script has started. */
 export async function withPage(
-  { overrides = {}, env = {} }: { overrides?: AppOverrides; env?: Record<string, string> },
+  { overrides = {}, env = {}, viewport = { width: 1180, height: 1000 } }: {
+    overrides?: AppOverrides;
+    env?: Record<string, string>;
+    viewport?: { width: number; height: number };
+  },
   fn: (page: Page, errors: string[], app: ReturnType<typeof testApp>) => Promise<void>,
 ) {
   const built = testApp(overrides, env);
@@ -43,7 +47,7 @@ export async function withPage(
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-    const page = await browser.newPage({ viewport: { width: 1180, height: 1000 } });
+    const page = await browser.newPage({ viewport });
     const errors: string[] = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     page.on("pageerror", (e) => errors.push(e.message));

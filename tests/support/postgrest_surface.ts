@@ -18,6 +18,7 @@
 import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import type { Sql, SqlTx } from "../../shared/ports.ts";
 import { toVectorLiteral } from "../../shared/store/sql_values.ts";
+import { newSessionId } from "../../shared/mcp/mcp_sessions.ts";
 import { userClaims } from "../auth/test_tokens.ts";
 import { CHAT_MODEL } from "./supabase_shape.ts";
 
@@ -117,6 +118,8 @@ export interface Tenant {
   runs: { done: string; running: string };
   loop: string;
   approval: string;
+  /** Its MCP session (with one question waiting). */
+  mcpSession: string;
 }
 
 /** SQL text of a string (test values only: ids, words). */
@@ -184,7 +187,18 @@ export async function seedTenant(
     ]);
     await tx.query("select public.mark_chat_erasure($1, md5($2))", [owner, `${session}-gone`]);
     await tx.query("select public.take_caller_quota($1, 10, 0, 0)", [owner]);
-    return { runs, loop, approval };
+    const mcpSession = newSessionId();
+    await tx.query(
+      `insert into public.mcp_sessions (id, owner, protocol_version, client_info, expires_at)
+       values ($1, $2, '2025-11-25', $3::jsonb, now() + interval '1 hour')`,
+      [mcpSession, owner, JSON.stringify({ name: `${word} client` })],
+    );
+    await tx.query(
+      `insert into public.mcp_session_requests (session_id, request_id, owner, related_id, expires_at)
+       values ($1, 'q-0', $2, '1', now() + interval '1 minute')`,
+      [mcpSession, owner],
+    );
+    return { runs, loop, approval, mcpSession };
   };
   const written = userId
     ? await sql.transaction(async (tx) => {

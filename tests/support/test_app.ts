@@ -5,6 +5,7 @@ import type { ConfigOptions } from "../../shared/config/config_options.ts";
 import { FakeSql } from "../fakes/fake_sql.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryApprovalStore } from "../fakes/memory_approval_store.ts";
+import { MemoryMcpSessionStore } from "../fakes/memory_mcp_session_store.ts";
 import { MemoryRunStore } from "../fakes/memory_run_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 
@@ -21,7 +22,7 @@ export function testApp(
   const logger = new RecordingLogger();
   const app = createApp(
     loadConfig({ MCP_LOOP_DATA_DIR: "memory://", ...env }, { options }),
-    { sql, store, runs, approvals, logger, ...overrides },
+    { sql, store, runs, approvals, logger, mcpSessions: new MemoryMcpSessionStore(), ...overrides },
   );
   return { app, sql, store, runs, approvals, logger };
 }

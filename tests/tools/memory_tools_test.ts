@@ -75,6 +75,13 @@ Deno.test("forget_session deletes this conversation by default, and only the cal
   assert.deepEqual([out.sessionId, (out.deleted as { messages: number }).messages], ["s1", 1]);
   assert.deepEqual(store.rows.map((row) => row.owner), ["key:other"]);
   await assert.rejects(run("forget_session", {}), /No session to forget/);
+  await assert.rejects(
+    run("forget_session", { session_id: "never-was" }, ANONYMOUS, { sessionId: "s1" }),
+    /no session "never-was" to delete/,
+  );
+  await assert.rejects(run("forget_session", { session_id: "s1" }, ANONYMOUS), /no session "s1"/);
+  const empty = await run("forget_session", {}, ANONYMOUS, { sessionId: "brand-new" });
+  assert.equal((empty.deleted as { messages: number }).messages, 0);
   assert.equal(byName.get("forget_session")!.annotations?.destructiveHint, true);
   assert.equal(byName.get("forget")!.annotations?.destructiveHint, false);
 });

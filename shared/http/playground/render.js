@@ -12,8 +12,29 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/** A value as a person reads it: strings as their text, structure as indented `key: value` lines. */
 function json(value) {
-  return el("pre", {}, value === undefined ? "" : JSON.stringify(value, null, 2));
+  return el("pre", {}, value === undefined ? "" : readable(value, ""));
+}
+
+function readable(value, indent) {
+  if (typeof value === "string") return indented(value, indent);
+  if (value === null || typeof value !== "object") return String(value);
+  const entries = Array.isArray(value)
+    ? value.map((item) => ["-", item])
+    : Object.entries(value).map(([key, item]) => [`${key}:`, item]);
+  if (entries.length === 0) return Array.isArray(value) ? "[]" : "{}";
+  return entries.map(([label, item]) => {
+    const nested = item !== null && typeof item === "object" && Object.keys(item).length > 0;
+    const multiline = typeof item === "string" && item.includes("\n");
+    return nested || multiline
+      ? `${indent}${label}\n${readable(item, `${indent}  `)}`
+      : `${indent}${label} ${readable(item, "")}`;
+  }).join("\n");
+}
+
+function indented(text, indent) {
+  return text.split("\n").map((line) => indent + line).join("\n");
 }
 
 export function setStatus(text) {
@@ -82,8 +103,10 @@ function stepRow(index) {
   return row;
 }
 
+const STEP_COLUMNS = ["#", "Round", "Tool", "Args", "Output", "Duration", "Status"];
+
 function showStep(index, { round, tool, args, output, duration = "", status, cell }) {
-  stepRow(index).replaceChildren(
+  const cells = [
     el("td", {}, String(index)),
     el("td", {}, String(round)),
     el("td", {}, tool),
@@ -91,7 +114,10 @@ function showStep(index, { round, tool, args, output, duration = "", status, cel
     el("td", {}, output === undefined ? "" : json(output)),
     el("td", {}, duration),
     cell ?? el("td", { className: `status-${status}` }, status),
-  );
+  ];
+  // A narrow screen shows each row as a card, each cell under its column's name.
+  cells.forEach((td, i) => (td.dataset.label = STEP_COLUMNS[i]));
+  stepRow(index).replaceChildren(...cells);
 }
 
 function showStepStart(event) {
