@@ -147,9 +147,26 @@ Deno.test({
         requestInit: { headers: { authorization } },
       });
       await legacy.connect(legacyTransport);
+      // A session with something stored (forgetting one with nothing stored fails the step),
+      // forgotten once the audit rows above are written.
+      await fn.settle();
+      const scratch = `edge-scratch-${crypto.randomUUID()}`;
+      const seeded = await fetch(
+        `${fn.url}/mcp-loop`,
+        json(
+          {
+            mode: "general",
+            sessionId: scratch,
+            messages: [{ role: "user", content: "What time is it?" }],
+          },
+          authorization,
+          "application/json",
+        ),
+      );
+      assert.equal(seeded.status, 200, await seeded.text());
       const forgot = await legacy.callTool({
         name: "forget_session",
-        arguments: { session_id: `edge-scratch-${crypto.randomUUID()}` },
+        arguments: { session_id: scratch },
       });
       assert.notEqual(forgot.isError, true, JSON.stringify(forgot));
       assert.deepEqual(asked.map((question) => /"forget_session"/.test(question)), [true]);
