@@ -23,7 +23,8 @@ export interface ExampleOptions {
 /**
  * Connects to `url`, lists the tools, asks `get_current_time` for Lisbon, and
  * asks `forget_session` to forget a conversation named "example-scratch" (a
- * destructive tool: it runs only if approved).
+ * destructive tool: it runs only if approved; on a server that never held
+ * that conversation, it runs and answers that there is none to delete).
  */
 export async function main(
   url: string,
@@ -57,7 +58,7 @@ export async function main(
       tools: tools.map((tool) => tool.name),
       time: time.structuredContent,
       forget: {
-        ran: forget.isError !== true,
+        failed: forget.isError === true,
         text: (forget.content as { type: string; text?: string }[])[0]?.text,
       },
     };

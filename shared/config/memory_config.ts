@@ -40,6 +40,7 @@ export function readMemory(
     fullTextWeight: number("fullTextWeight", 0, 100),
     semanticWeight: number("semanticWeight", 0, 100),
     rrfK: int("rrfK", 1, 1_000),
+    ...(options.semanticWeights ? { semanticWeights: { ...options.semanticWeights } } : {}),
     textSearchConfig,
   };
 }

@@ -69,29 +69,8 @@ export function createMcpHttpHandler(
     { legacy: "reject" },
   );
   return async (req, trace = startTrace(req)) => {
-    const refused = deps.hostOrigin(req);
-    if (refused) {
-      trace.outcome = "FORBIDDEN";
-      return jsonRpcError(403, -32000, refused);
-    }
-    let caller: Caller;
-    try {
-      caller = await deps.authenticate(req);
-      trace.caller = caller.owner;
-    } catch (error) {
-      return authRefusal(error, req, deps, trace);
-    }
-    try {
-      trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
-    } catch (error) {
-      const { retryAfterSeconds = 1 } = (toAppError(error).details ?? {}) as {
-        retryAfterSeconds?: number;
-      };
-      trace.outcome = "RATE_LIMITED";
-      return jsonRpcError(429, -32000, toAppError(error).message, {
-        "retry-after": String(retryAfterSeconds),
-      });
-    }
+    const caller = await admit(req, deps, trace);
+    if (caller instanceof Response) return caller;
     const requestDeps: McpServerDeps = {
       ...deps,
       logger: withLogFields(deps.logger, { requestId: trace.id, caller: caller.owner }),
@@ -122,38 +101,89 @@ export function createMcpHttpHandler(
     describeCall(body, trace);
     const methods = methodsOf(body);
     const authInfo = authInfoOf(requestDeps, caller, methods);
-    if (!modern) {
-      if (sessions && sessionId !== null) {
-        const logger = requestDeps.logger;
-        const scope = { deps: requestDeps, sessions, caller, trace, logger, authInfo };
-        return await servePost(req, body, sessionId, scope);
-      }
-      // No server-to-client requests here: the answer would come on another POST, to another
-      // server. Where sessions are offered, a client without one declared no elicitation.
-      const server = createMcpServer(requestDeps, caller, {
-        methods,
-        serverRequests: sessions ? "sessionless" : false,
-      });
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-        maxRequestBodySize: deps.maxBodyBytes,
-      });
-      await server.connect(transport);
-      // No close() afterwards: with JSON responses and no session the transport keeps
-      // nothing once it has answered, and closing cost CPU for nothing under load.
-      const answer = await transport.handleRequest(req, { parsedBody: body, authInfo });
-      if (!sessions || !wantsSession(deps, body)) return answer;
-      const initialize = body as { id?: unknown; params: Record<string, unknown> };
-      return await startSession(answer, initialize, {
-        deps: requestDeps,
-        sessions,
-        caller,
-        logger: requestDeps.logger,
-      });
+    if (modern) return await modernHandler.fetch(req, { parsedBody: body, authInfo });
+    if (sessions && sessionId !== null) {
+      const logger = requestDeps.logger;
+      const scope = { deps: requestDeps, sessions, caller, trace, logger, authInfo };
+      return await servePost(req, body, sessionId, scope);
     }
-    return await modernHandler.fetch(req, { parsedBody: body, authInfo });
+    const maxBodyBytes = deps.maxBodyBytes;
+    return await serveSessionless(req, body, {
+      deps: requestDeps,
+      caller,
+      methods,
+      authInfo,
+      maxBodyBytes,
+    });
   };
+}
+
+/** The caller of a request that passed the Host/Origin check, authentication and its limits; else the refusal. */
+async function admit(
+  req: Request,
+  deps: McpHttpDeps,
+  trace: RequestTrace,
+): Promise<Caller | Response> {
+  const refused = deps.hostOrigin(req);
+  if (refused) {
+    trace.outcome = "FORBIDDEN";
+    return jsonRpcError(403, -32000, refused);
+  }
+  let caller: Caller;
+  try {
+    caller = await deps.authenticate(req);
+    trace.caller = caller.owner;
+  } catch (error) {
+    return authRefusal(error, req, deps, trace);
+  }
+  try {
+    trace.onEnd(await deps.limits.admit(caller, { bytes: declaredBytes(req) }));
+  } catch (error) {
+    const { retryAfterSeconds = 1 } = (toAppError(error).details ?? {}) as {
+      retryAfterSeconds?: number;
+    };
+    trace.outcome = "RATE_LIMITED";
+    return jsonRpcError(429, -32000, toAppError(error).message, {
+      "retry-after": String(retryAfterSeconds),
+    });
+  }
+  return caller;
+}
+
+/**
+ * A 2025-11-25 request without a session: a fresh server answering JSON; an
+ * `initialize` that declares elicitation, where sessions are offered, starts one.
+ */
+async function serveSessionless(
+  req: Request,
+  body: unknown,
+  { deps, caller, methods, authInfo, maxBodyBytes }: {
+    deps: McpServerDeps;
+    caller: Caller;
+    methods: string[];
+    authInfo: ReturnType<typeof authInfoOf>;
+    maxBodyBytes: number;
+  },
+): Promise<Response> {
+  const { sessions } = deps;
+  // No server-to-client requests here: the answer would come on another POST, to another
+  // server. Where sessions are offered, a client without one declared no elicitation.
+  const server = createMcpServer(deps, caller, {
+    methods,
+    serverRequests: sessions ? "sessionless" : false,
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: maxBodyBytes,
+  });
+  await server.connect(transport);
+  // No close() afterwards: with JSON responses and no session the transport keeps
+  // nothing once it has answered, and closing cost CPU for nothing under load.
+  const answer = await transport.handleRequest(req, { parsedBody: body, authInfo });
+  if (!sessions || !wantsSession(deps, body)) return answer;
+  const initialize = body as { id?: unknown; params: Record<string, unknown> };
+  return await startSession(answer, initialize, { deps, sessions, caller, logger: deps.logger });
 }
 
 /** What the SDK hands the server factory and the handlers (`ctx.http.authInfo`): the caller and the request's scope. */

@@ -96,6 +96,19 @@ export async function startSession(
   return Response.json(body, { headers: { [SESSION_HEADER]: session.id } });
 }
 
+/** A 400 for an `MCP-Protocol-Version` a session does not speak. */
+function unsupportedVersion(req: Request): Response | undefined {
+  const version = req.headers.get("mcp-protocol-version");
+  if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  return rpcError(
+    400,
+    -32000,
+    `Bad Request: unsupported MCP-Protocol-Version ${
+      JSON.stringify(version)
+    } (this session speaks ${SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < "2026").join(", ")})`,
+  );
+}
+
 /** One POST on the session `sessionId` (see the module doc). */
 export async function servePost(
   req: Request,
@@ -104,16 +117,8 @@ export async function servePost(
   scope: SessionScope,
 ): Promise<Response> {
   const { sessions, caller } = scope;
-  const version = req.headers.get("mcp-protocol-version");
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    return rpcError(
-      400,
-      -32000,
-      `Bad Request: unsupported MCP-Protocol-Version ${
-        JSON.stringify(version)
-      } (this session speaks ${SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < "2026").join(", ")})`,
-    );
-  }
+  const unsupported = unsupportedVersion(req);
+  if (unsupported) return unsupported;
   const session = await findSession(sessionId, scope);
   if (session instanceof Response) return session;
   const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];

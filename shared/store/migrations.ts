@@ -80,6 +80,7 @@ export const SCHEMA_FUNCTIONS = [
   "chat_is_question",
   "chat_lexemes",
   "chat_owner",
+  "chat_query_lexemes",
   "chat_tsvector",
   "chat_uncommon_lexemes",
   "delete_chat_session",

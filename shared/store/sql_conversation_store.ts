@@ -33,10 +33,38 @@ export interface MemoryOptions {
   fullTextWeight: number;
   /** Weight of the vector ranking in the fusion (default 1; 0 turns it off). */
   semanticWeight: number;
+  /**
+   * The vector ranking's weight for the embedding models listed, instead of
+   * `semanticWeight` (default {@link DEFAULT_SEMANTIC_WEIGHTS}: 0 for the
+   * offline embedders, whose rankings only displaced full text's hits).
+   */
+  semanticWeights?: Readonly<Record<string, number>>;
   /** The k of reciprocal rank fusion, score = weight / (k + rank) (default 60). */
   rrfK: number;
   /** The text search configuration messages are indexed and searched with (default "auto": each text's language, by its stop words). */
   textSearchConfig: string;
+}
+
+/**
+ * The vector ranking's weight per embedding model where evidence says it
+ * should differ. The offline embedders' vectors (`hashing-v1`, lexical; and
+ * `word-vectors-sif-v1`, word vectors with hashed features) found on LoCoMo
+ * almost no evidence turn full text missed, and fused at any weight they
+ * reordered its hits for the worse: recall uses full text alone with them
+ * (docs/benchmarks.md#retrieval). Tool search still uses their vectors.
+ */
+export const DEFAULT_SEMANTIC_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
+  "hashing-v1": 0,
+  "word-vectors-sif-v1": 0,
+});
+
+/** The vector ranking's weight for vectors of `model`. */
+export function semanticWeightFor(
+  options: Pick<MemoryOptions, "semanticWeight" | "semanticWeights">,
+  model: string,
+): number {
+  const weights = options.semanticWeights ?? DEFAULT_SEMANTIC_WEIGHTS;
+  return Object.hasOwn(weights, model) ? weights[model] : options.semanticWeight;
 }
 
 /** The defaults of {@link MemoryOptions}. */
@@ -47,6 +75,7 @@ export const DEFAULT_MEMORY_OPTIONS: Readonly<MemoryOptions> = Object.freeze({
   scope: "session",
   fullTextWeight: 1,
   semanticWeight: 1,
+  semanticWeights: DEFAULT_SEMANTIC_WEIGHTS,
   rrfK: 60,
   textSearchConfig: "auto",
 });
@@ -95,7 +124,7 @@ export class SqlConversationStore implements ConversationStore {
           o.scope,
           text === undefined ? null : toSafeText(text),
           o.fullTextWeight,
-          o.semanticWeight,
+          semanticWeightFor(o, embeddingModel),
           o.rrfK,
           textSearchConfigFor(text ?? "", o.textSearchConfig),
         ],

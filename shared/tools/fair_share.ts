@@ -5,9 +5,11 @@
  * every other tool; ranked alone, 30 such tools took 23 of 26 offered slots
  * and pushed out the built-in tool the request was for. Here no remote server
  * gets more than its share (half the slots) while another source still has a
- * matching tool for them (one holding a word of the request); the application's own and built-in tools have no
- * cap. Slots no other source can use with a match go to the best remaining
- * tools, so a catalog of one server still gets every slot.
+ * matching tool for them (a word of the request in its name, or two in its
+ * words: `ScoredTool.matched`); the application's own and built-in tools have
+ * no cap. Slots no other source can use with a match go to the best remaining
+ * tools, so a catalog of one server still gets every slot. Matches fill the
+ * slots first, in the ranking's order.
  */
 import type { PlannerTool } from "../ports.ts";
 import type { ScoredTool } from "./tool_index.ts";

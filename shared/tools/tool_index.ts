@@ -40,7 +40,12 @@ export interface ScoredTool {
   tool: PlannerTool;
   /** BM25 score (0: no term of the query in the tool's words). */
   lexical: number;
-  /** Whether the tool holds one of the request's own words (not only a related word). */
+  /**
+   * Whether the tool plainly matches the request: one of the request's own
+   * words (not only a related word) in its name, or two of them anywhere in
+   * its words. One shared word in a description ("current", "information")
+   * is too weak to claim a slot (fair_share.ts).
+   */
   matched: boolean;
   /** Rank on the vector side (1 = closest), when the vectors were compared. */
   vectorRank?: number;
@@ -51,14 +56,21 @@ export interface ScoredTool {
 /** Ranks tools by the hybrid score of the module doc. */
 export class ToolIndex {
   readonly #embedder: Embedder;
+  readonly #weights: Readonly<{ lexical: number; vector: number }>;
   readonly #vectors = new Map<string, { text: string; vector: number[] }>();
   #lexical: { catalog: readonly PlannerTool[]; index: Bm25 } | undefined;
   #embedding: { catalog: readonly PlannerTool[]; done: Promise<boolean> } | undefined;
   /** How many tool texts were embedded so far (tests see a catalog embedded once). */
   embeddedTexts = 0;
 
-  constructor({ embedder }: { embedder: Embedder }) {
+  constructor(
+    { embedder, weights = FUSION_WEIGHTS }: {
+      embedder: Embedder;
+      weights?: Readonly<{ lexical: number; vector: number }>;
+    },
+  ) {
     this.#embedder = embedder;
+    this.#weights = weights;
   }
 
   /** The embedder's model (a query vector from another model is not used). */
@@ -88,7 +100,7 @@ export class ToolIndex {
     const terms = queryTerms(query.text);
     const index = this.#lexicalIndex(catalog);
     const lexical = index.scores(terms);
-    const own = index.scores(terms.filter((term) => term.weight >= 1));
+    const own = terms.filter((term) => term.weight >= 1).map(({ term }) => term);
     const byLexical = tools.filter((tool) => (lexical.get(tool.name) ?? 0) > 0)
       .sort((a, b) => lexical.get(b.name)! - lexical.get(a.name)! || byName(a, b));
     const vectors = await this.#vectorsFor(catalog, signal);
@@ -106,24 +118,27 @@ export class ToolIndex {
       tools.map((tool) => [tool.name, {
         tool,
         lexical: lexical.get(tool.name) ?? 0,
-        matched: own.has(tool.name),
+        matched: index.plainlyMatches(tool.name, own),
         score: 0,
       }]),
     );
     byLexical.forEach((tool, rank) => {
-      scored.get(tool.name)!.score += FUSION_WEIGHTS.lexical / (RRF_K + rank + 1);
+      scored.get(tool.name)!.score += this.#weights.lexical / (RRF_K + rank + 1);
     });
     byVector.forEach((tool, rank) => {
       const entry = scored.get(tool.name)!;
       entry.vectorRank = rank + 1;
-      entry.score += FUSION_WEIGHTS.vector / (RRF_K + rank + 1);
+      entry.score += this.#weights.vector / (RRF_K + rank + 1);
     });
     return [...scored.values()].sort((a, b) => b.score - a.score || byName(a.tool, b.tool));
   }
 
   #lexicalIndex(catalog: readonly PlannerTool[]): Bm25 {
     if (this.#lexical?.catalog !== catalog) {
-      this.#lexical = { catalog, index: new Bm25(catalog.map((t) => [t.name, toolWords(t)])) };
+      this.#lexical = {
+        catalog,
+        index: new Bm25(catalog.map((t) => [t.name, toolWords(t), searchTerms(nameWords(t.name))])),
+      };
     }
     return this.#lexical.index;
   }
@@ -216,26 +231,29 @@ function nameWords(name: string): string {
   return splitCamel(name).replace(/[_.-]+/g, " ").trim();
 }
 
+/** `createIssue` and `PDFURLTool` as words (`create Issue`, `PDFURL Tool`). */
 function splitCamel(text: string): string {
-  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
+  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
 }
 
 function byName(a: PlannerTool, b: PlannerTool): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Okapi BM25 (k1 = 1.2, b = 0.75) over a fixed set of documents. */
+/** Okapi BM25 (k1 = 1.2, b = 0.75) over a fixed set of documents (a tool's words, and its name's). */
 class Bm25 {
   readonly #docs: { name: string; terms: Map<string, number>; length: number }[];
+  readonly #byName = new Map<string, { terms: Map<string, number>; title: Set<string> }>();
   readonly #idf = new Map<string, number>();
   readonly #averageLength: number;
 
-  constructor(docs: [string, string[]][]) {
+  constructor(docs: [string, string[], string[]][]) {
     const df = new Map<string, number>();
-    this.#docs = docs.map(([name, words]) => {
+    this.#docs = docs.map(([name, words, title]) => {
       const terms = new Map<string, number>();
       for (const word of words) terms.set(word, (terms.get(word) ?? 0) + 1);
       for (const term of terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+      this.#byName.set(name, { terms, title: new Set(title) });
       return { name, terms, length: words.length };
     });
     const n = this.#docs.length;
@@ -243,6 +261,14 @@ class Bm25 {
       this.#idf.set(term, Math.log(1 + (n - count + 0.5) / (count + 0.5)));
     }
     this.#averageLength = this.#docs.reduce((sum, doc) => sum + doc.length, 0) / (n || 1);
+  }
+
+  /** Whether document `name` holds one of `terms` in its name, or two of them anywhere. */
+  plainlyMatches(name: string, terms: readonly string[]): boolean {
+    const doc = this.#byName.get(name);
+    if (!doc) return false;
+    const held = new Set(terms.filter((term) => doc.terms.has(term)));
+    return held.size >= 2 || [...held].some((term) => doc.title.has(term));
   }
 
   /** Each document's score for `query` (documents sharing no term are left out). */

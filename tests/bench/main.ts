@@ -58,7 +58,7 @@ for (const name of wanted) {
   console.log(typeof result === "string" ? result : formatTable(result));
 }
 
-/** Suite names, and the retrieval benchmark's `--data DIR` and `--only tools|memory`. */
+/** Suite names, and the retrieval benchmark's `--data DIR`, `--only tools|memory` and `--embedder word-vectors`. */
 function parseArgs(args: string[]): { names: string[]; options: RetrievalBenchOptions } {
   const names: string[] = [];
   const options: RetrievalBenchOptions = {};
@@ -67,6 +67,7 @@ function parseArgs(args: string[]): { names: string[]; options: RetrievalBenchOp
     const value = () => inline ?? args[++i];
     if (flag === "--data") options.data = value();
     else if (flag === "--only") options.only = value() as RetrievalBenchOptions["only"];
+    else if (flag === "--embedder") options.embedder = value() as RetrievalBenchOptions["embedder"];
     else names.push(args[i]);
   }
   return { names, options };

@@ -5,10 +5,13 @@
  * BM25. Tool search on MetaTool (is the labelled tool offered in round 1, at
  * the default k and at 5) and memory recall on LoCoMo (evidence recall@5 and
  * @10, per question category). The data is read from DIR and never kept; see
- * docs/benchmarks.md#retrieval. `--only tools` or `--only memory` runs one.
+ * docs/benchmarks.md#retrieval. `--only tools` or `--only memory` runs one;
+ * `--embedder word-vectors` measures the optional word-vector embedder
+ * (`adapters/wordvectors/`, loaded from npm on first use) instead.
  */
 import { loadConfig } from "../../shared/config/config.ts";
 import { createModels } from "../../shared/app/models.ts";
+import { WordVectorEmbedder } from "../../shared/adapters/wordvectors/word_vector_embedder.ts";
 import { measureMemory, MEMORY_KS, type RecallRow } from "./retrieval_memory.ts";
 import { readRetrievalData, type RetrievalData } from "./retrieval_data.ts";
 import { measureToolSearch, toolKs, type ToolSearchOutcome } from "./retrieval_tools.ts";
@@ -19,6 +22,8 @@ export interface RetrievalBenchOptions {
   data?: string;
   /** Run only one of the two benchmarks. */
   only?: "tools" | "memory";
+  /** Measure the word-vector embedder instead of the configured one. */
+  embedder?: "word-vectors";
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -28,7 +33,9 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / (xs.leng
 export async function retrievalBenchmarks(options: RetrievalBenchOptions): Promise<string> {
   const data = readRetrievalData(options.data);
   const config = loadConfig({ ...Deno.env.toObject(), MCP_LOOP_DATA_DIR: "memory://" });
-  const { embedder } = createModels(config.models);
+  const embedder = options.embedder === "word-vectors"
+    ? new WordVectorEmbedder()
+    : createModels(config.models).embedder;
   const parts = [`Embedder: \`${embedder.model}\` (${embedder.dimensions} dimensions).`];
   if (options.only !== "memory") {
     const t0 = performance.now();

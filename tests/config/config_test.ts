@@ -219,7 +219,13 @@ Deno.test("hybrid retrieval and working memory read their settings, and refuse b
   const schema = { type: "object", properties: { name: { type: "string" } } };
   const set = loadConfig({}, {
     options: {
-      memory: { fullTextWeight: 0.5, semanticWeight: 2, rrfK: 20, textSearchConfig: "english" },
+      memory: {
+        fullTextWeight: 0.5,
+        semanticWeight: 2,
+        semanticWeights: { "hashing-v1": 0.5 },
+        rrfK: 20,
+        textSearchConfig: "english",
+      },
       workingMemorySchema: schema,
     },
   });
@@ -228,6 +234,7 @@ Deno.test("hybrid retrieval and working memory read their settings, and refuse b
     [0.5, 2, 20],
   );
   assert.equal(set.memory.textSearchConfig, "english");
+  assert.deepEqual(set.memory.semanticWeights, { "hashing-v1": 0.5 });
   assert.deepEqual(set.workingMemorySchema, schema);
   assert.throws(
     () =>

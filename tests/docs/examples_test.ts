@@ -71,7 +71,8 @@ Deno.test("mcp_client: lists the tools, calls get_current_time, and is asked bef
       });
       assert.ok(names.includes("get_current_time") && names.includes("finalize_summary"));
       assert.equal((time as { time_zone: string }).time_zone, "Europe/Lisbon");
-      assert.equal(forget.ran, true, forget.text);
+      // Approved, it ran: the fresh server never held that conversation.
+      assert.match(forget.text ?? "", /no session "example-scratch" to delete/);
       assert.equal(asked.length, 1, `modern: ${modern}`);
       assert.match(asked[0], /Allow the tool "forget_session"/);
     }

@@ -1,6 +1,6 @@
 /**
  * `hybrid_match_chat_messages` in TypeScript, for the in-memory store: the
- * same two rankings (BM25 with the same k1 and b, and the neighbours' share;
+ * same two rankings (BM25 with the same k1 and b, and the neighbours' shares;
  * cosine above the threshold), the same fusion and the same order
  * (statements before questions among each side's best, and in the result),
  * over rows already scoped to one owner (and session). What it approximates:
@@ -15,6 +15,7 @@ import { searchTerms } from "../../shared/text/search_terms.ts";
 import { textSearchConfigFor } from "../../shared/text/text_search_config.ts";
 import { cosine, tokenize } from "../../shared/text/words.ts";
 import type { MatchSource, SemanticMatch, StoredMessage } from "../../shared/ports.ts";
+import { semanticWeightFor } from "../../shared/store/sql_conversation_store.ts";
 
 /** A stored row as the ranking needs it. */
 export interface RankedRow extends StoredMessage {
@@ -32,6 +33,8 @@ export interface HybridQuery {
   matchThreshold: number;
   fullTextWeight: number;
   semanticWeight: number;
+  /** Per-model weights of the vector ranking (the store's option). */
+  semanticWeights?: Readonly<Record<string, number>>;
   rrfK: number;
   /** The configured text search configuration ("auto" by default). */
   textSearchConfig?: string;
@@ -65,7 +68,8 @@ export function hybridMatches(rows: readonly RankedRow[], query: HybridQuery): S
   const fullText = query.fullTextWeight > 0 && query.text !== undefined
     ? fullTextRanking(rows, query, pool)
     : [];
-  const vector = query.semanticWeight > 0
+  const semanticWeight = semanticWeightFor(query, query.embeddingModel);
+  const vector = semanticWeight > 0
     ? vectorRanking(rows.filter((row) => !query.exclude?.has(row.id)), query, pool)
     : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -77,7 +81,7 @@ export function hybridMatches(rows: readonly RankedRow[], query: HybridQuery): S
     fused.set(id, entry);
   };
   fullText.forEach((id, index) => add(id, "full_text", query.fullTextWeight, index + 1));
-  vector.forEach((id, index) => add(id, "vector", query.semanticWeight, index + 1));
+  vector.forEach((id, index) => add(id, "vector", semanticWeight, index + 1));
   return [...fused].map(([id, { score, foundBy }]) => {
     const row = byId.get(id)!;
     const similarity = row.embedding && row.embeddingModel === query.embeddingModel
@@ -99,11 +103,11 @@ export function hybridMatches(rows: readonly RankedRow[], query: HybridQuery): S
 }
 
 const BM25 = { k1: 1.2, b: 0.3 };
-const NEIGHBOUR_SHARE = 0.35;
+const NEIGHBOUR_SHARES = [0.35, 0.5];
 
 /**
- * The user's rows holding a wanted lexeme, by BM25 over the scope plus a share
- * of their neighbours' (the user messages before and after in the session).
+ * The user's rows holding a wanted lexeme, by BM25 over the scope plus shares
+ * of their neighbours' (the two user messages before and after in the session).
  */
 function fullTextRanking(rows: readonly RankedRow[], query: HybridQuery, pool: number): string[] {
   const configured = query.textSearchConfig ?? "auto";
@@ -138,8 +142,13 @@ function fullTextRanking(rows: readonly RankedRow[], query: HybridQuery, pool: n
     docs.forEach((doc, i) => {
       const score = own.get(doc.row.id)!;
       if (score <= 0 || query.exclude?.has(doc.row.id)) return;
-      const neighbours = (own.get(docs[i - 1]?.row.id) ?? 0) + (own.get(docs[i + 1]?.row.id) ?? 0);
-      ranked.push({ row: doc.row, score: score + NEIGHBOUR_SHARE * neighbours });
+      const lent = NEIGHBOUR_SHARES.reduce(
+        (sum, share, d) =>
+          sum + share * ((own.get(docs[i - d - 1]?.row.id) ?? 0) +
+              (own.get(docs[i + d + 1]?.row.id) ?? 0)),
+        0,
+      );
+      ranked.push({ row: doc.row, score: score + lent });
     });
   }
   ranked.sort((a, b) => b.score - a.score || b.row.seq - a.row.seq);

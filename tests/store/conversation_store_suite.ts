@@ -35,8 +35,11 @@ export function suiteTest(
   return (name, fn) => Deno.test({ name, ignore, fn, ...off });
 }
 
-/** The embedding model the suites store under. */
-export const MODEL = "hashing-v1";
+/**
+ * The embedding model the suites store under: not an offline embedder's name,
+ * so the vector ranking counts at `semanticWeight` (the suites give vectors).
+ */
+export const MODEL = "suite-embedder";
 
 /** A signed-in user of its own. */
 export function user(): Caller {

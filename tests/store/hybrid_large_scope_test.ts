@@ -34,7 +34,7 @@ async function fillLarge(sql: Sql, caller: Caller) {
     `insert into public.chat_messages (session_id, owner, role, content, embedding, embedding_model)
      select 'big', $1, 'user',
             'the note ' || i || ' is about the weather and the office',
-            (select v from ${table} where k = i % 60), 'hashing-v1'
+            (select v from ${table} where k = i % 60), 'given-vectors'
      from generate_series(1, $2::int) i`,
     [caller.owner, ROWS],
   );
@@ -61,7 +61,7 @@ function largeScope(name: string, open: () => Promise<Sql | undefined>, ignore: 
         userMessage: {
           content: "the deploy key of the office is ZQ-7781",
           embedding: unit(7),
-          embeddingModel: "hashing-v1",
+          embeddingModel: "given-vectors",
         },
         events: [],
       });
@@ -71,7 +71,7 @@ function largeScope(name: string, open: () => Promise<Sql | undefined>, ignore: 
         sessionId: "big",
         text: "what is the deploy key of the office, the one about ZQ-7781?",
         embedding: unit(0),
-        embeddingModel: "hashing-v1",
+        embeddingModel: "given-vectors",
       });
       const key = semanticMatches.find((m) => m.content.includes("ZQ-7781"));
       assert.ok(key, JSON.stringify(semanticMatches.map((m) => m.content)));

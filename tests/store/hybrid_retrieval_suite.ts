@@ -188,6 +188,35 @@ export function hybridRetrievalSuite(
     ]);
   });
 
+  test(`${name}: the offline embedders' vectors are left out of recall unless their weight is set`, async () => {
+    const answer = async (options: { semanticWeights?: Record<string, number> }) => {
+      const store = await makeStore({ recentLimit: 0, ...options });
+      const s = session();
+      await say(store, ANONYMOUS, s, "Ticket OPS-77 is assigned to Dana", undefined, {
+        embedding: direction(0),
+        model: "hashing-v1",
+      });
+      await say(store, ANONYMOUS, s, "Dana owns the deployment pipeline", undefined, {
+        embedding: direction(2),
+        model: "hashing-v1",
+      });
+      const { semanticMatches } = await load(
+        store,
+        ANONYMOUS,
+        s,
+        "who has OPS-77?",
+        "hashing-v1",
+        direction(2),
+      );
+      return semanticMatches.map((m) => [m.content, m.foundBy]);
+    };
+    assert.deepEqual(await answer({}), [["Ticket OPS-77 is assigned to Dana", ["full_text"]]]);
+    assert.deepEqual(await answer({ semanticWeights: {} }), [
+      ["Dana owns the deployment pipeline", ["vector"]],
+      ["Ticket OPS-77 is assigned to Dana", ["full_text"]],
+    ]);
+  });
+
   test(`${name}: full text stays within the caller, and spans a user's sessions with scope "user"`, async () => {
     const store = await makeStore({ recentLimit: 0, scope: "user" });
     const [alice, bob] = [user(), user()];
@@ -255,6 +284,7 @@ export function hybridRetrievalSuite(
         "I finally saw Aurora live downtown",
         "The concert was loud but wonderful",
         "My cousin moved to another city",
+        "We had pasta for dinner",
         "Our school concert sold out",
       ].entries()
     ) {
@@ -272,6 +302,38 @@ export function hybridRetrievalSuite(
     assert.deepEqual(contents(semanticMatches), [
       "I finally saw Aurora live downtown",
       "The concert was loud but wonderful",
+      "Our school concert sold out",
+    ]);
+  });
+
+  test(`${name}: the messages two before and after lend their scores too`, async () => {
+    const store = await makeStore({ recentLimit: 0 });
+    const s = session();
+    for (
+      const [i, text] of [
+        "I finally saw Aurora live downtown",
+        "Which part of town",
+        "The concert was loud but wonderful",
+        "My cousin moved to another city",
+        "Our school concert sold out",
+      ].entries()
+    ) {
+      await say(store, ANONYMOUS, s, text, undefined, { embedding: direction(i) });
+    }
+    const { semanticMatches } = await load(
+      store,
+      ANONYMOUS,
+      s,
+      "how was the Aurora concert?",
+      undefined,
+      direction(9),
+    );
+    // Equal BM25 for the two concerts, and no message next to either holds a word of the
+    // question: the one two after the Aurora message (and two before the other concert) comes
+    // first, though the other is later.
+    assert.deepEqual(contents(semanticMatches), [
+      "The concert was loud but wonderful",
+      "I finally saw Aurora live downtown",
       "Our school concert sold out",
     ]);
   });

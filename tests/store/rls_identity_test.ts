@@ -17,11 +17,19 @@ const CREATE_AS_A: Record<string, (tx: SqlTx, key: string) => Promise<unknown>> 
     tx.query('select public.put_working_memory($1, \'{"facts":["mine"]}\'::jsonb, 0)', [
       `user:${USER_A}`,
     ]),
-  session_summaries: (tx, key) =>
-    tx.query("select public.save_session_summary($1, $2, 'older part', 1, 1, 0)", [
-      key,
-      `user:${USER_A}`,
-    ]),
+  session_summaries: async (tx, key) => {
+    // A summary covers a message that exists (erasure wins: 20261129100200_erasure_wins.sql).
+    await tx.query(
+      `select public.save_chat_turn($1, $2, 'older part', array_fill(0.1::real, array[1536])::vector,
+         'm', null, null, 'simple')`,
+      [key, `user:${USER_A}`],
+    );
+    await tx.query(
+      `select public.save_session_summary($1, $2, 'older part',
+         (select max(seq) from public.chat_messages where session_id = $1), 1, 0)`,
+      [key, `user:${USER_A}`],
+    );
+  },
   refinement_loops: (tx, key) =>
     tx.query(
       `insert into public.refinement_loops (id, owner, loop_type, status, threshold, max_iterations)

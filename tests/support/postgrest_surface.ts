@@ -176,11 +176,12 @@ export async function seedTenant(
        values ($1, $2, 'digest', now() + interval '1 hour') returning id`,
       [owner, `${word}_tool`],
     );
-    await tx.query("select public.save_session_summary($1, $2, $3, 1, 1, 0)", [
-      session,
-      owner,
-      `${word} summary`,
-    ]);
+    // A summary covers a message that exists (erasure wins: 20261129100200_erasure_wins.sql).
+    await tx.query(
+      `select public.save_session_summary($1, $2, $3,
+         (select max(seq) from public.chat_messages where session_id = $1), 2, 0)`,
+      [session, owner, `${word} summary`],
+    );
     await tx.query("select public.put_working_memory($1, $2::jsonb, 0)", [
       owner,
       JSON.stringify({ facts: [`${word} fact`] }),

@@ -111,6 +111,26 @@ Deno.test("when the embedder fails, tool search still ranks by words, and tries 
   assert.equal(index.embeddedTexts, TOOLS.length);
 });
 
+Deno.test("a tool plainly matches with a word of the request in its name or two in its words, not one in its description", async () => {
+  const index = new ToolIndex({ embedder: new HashingEmbedder() });
+  const matched = async (text: string) =>
+    (await index.score(TOOLS, { text })).filter((s) => s.matched).map((s) => s.tool.name).sort();
+  // "new" is in two descriptions only: a shared word, not a match.
+  assert.deepEqual(await matched("what is new today"), []);
+  // A name word, or two words of a description.
+  assert.deepEqual(await matched("refund me"), ["stripe__create_refund"]);
+  assert.deepEqual(await matched("a new repository"), ["github__create_issue"]);
+});
+
+Deno.test("a tool's name is read as words: separators, camel case and acronyms", () => {
+  const text = (name: string) => toolText(tool(name, "d")).split(":")[0];
+  assert.equal(text("github__create_issue"), "github create issue");
+  assert.equal(text("API-post-search"), "API post search");
+  assert.equal(text("getCurrentTime"), "get Current Time");
+  assert.equal(text("PDF_URLTool"), "PDF URL Tool");
+  assert.equal(text("HTTPServer2Status"), "HTTP Server2 Status");
+});
+
 Deno.test("a query's words count fully, related words and channel names at half weight", () => {
   const terms = Object.fromEntries(queryTerms("Open a PR in #dev").map((t) => [t.term, t.weight]));
   assert.equal(terms.pull, 1, "an abbreviation is the word itself");

@@ -23,6 +23,7 @@ import {
   type ContextRow,
   DEFAULT_MEMORY_OPTIONS,
   type MemoryOptions,
+  semanticWeightFor,
   toStoredMessage,
 } from "../../store/sql_conversation_store.ts";
 import { toSafeText, toVectorLiteral } from "../../store/sql_values.ts";
@@ -62,7 +63,7 @@ export class SupabaseConversationStore implements ConversationStore {
       p_scope: m.scope,
       p_query_text: text === undefined ? null : toSafeText(text),
       p_full_text_weight: m.fullTextWeight,
-      p_semantic_weight: m.semanticWeight,
+      p_semantic_weight: semanticWeightFor(m, embeddingModel),
       p_rrf_k: m.rrfK,
       p_text_config: textSearchConfigFor(text ?? "", m.textSearchConfig),
     }, "load the conversation");
