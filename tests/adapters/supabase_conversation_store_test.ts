@@ -140,7 +140,9 @@ const TURN = {
     success: true,
     durationMs: 2,
     requestId: "r",
+    runId: "0d9c8b7a-0000-4000-8000-000000000000",
   }],
+  runId: "0d9c8b7a-0000-4000-8000-000000000000",
 };
 
 Deno.test("saveTurn sends the messages to save_chat_turn as the user, and writes the audit rows as the server", async () => {
@@ -175,6 +177,7 @@ Deno.test("saveTurn sends the messages to save_chat_turn as the user, and writes
       success: true,
       error: null,
       duration_ms: 2,
+      run_id: TURN.events[0].runId,
     },
   ]);
 });

@@ -61,6 +61,9 @@ export class MemorySessionSummaryStore implements SessionSummaryStore {
   save(caller: Caller, sessionId: string, summary: SummaryToSave): Promise<boolean> {
     const current = this.summaries.get(key(caller, sessionId));
     if ((current?.version ?? 0) !== summary.expectedVersion) return Promise.resolve(false);
+    // As save_session_summary: a summary covers a message that is still there (erasure wins).
+    const covered = this.#rows(caller, sessionId).some((row) => row.seq === summary.coveredSeq);
+    if (!covered) return Promise.resolve(false);
     this.summaries.set(key(caller, sessionId), {
       summary: summary.summary,
       coveredSeq: summary.coveredSeq,

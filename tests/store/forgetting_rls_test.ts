@@ -87,11 +87,12 @@ async function fill(asUser: AsUser, user: string, session: string, word: string)
       `user:${user}`,
       JSON.stringify({ facts: [`${word} fact`] }),
     ]);
-    await tx.query("select public.save_session_summary($1, $2, $3, 1, 1, 0)", [
-      session,
-      `user:${user}`,
-      `${word} summary`,
-    ]);
+    // A summary covers a message that exists (erasure wins: 20261129100200_erasure_wins.sql).
+    await tx.query(
+      `select public.save_session_summary($1, $2, $3,
+         (select max(seq) from public.chat_messages where session_id = $1), 1, 0)`,
+      [session, `user:${user}`, `${word} summary`],
+    );
   });
 }
 

@@ -113,14 +113,31 @@ export function sessionSummaryStoreSuite(name: string, make: SummaryStoreFactory
     assert.deepEqual((await summaries.loadState(other, "s1", 4)).older, { messages: 0, bytes: 0 });
   });
 
+  Deno.test(`${name}: a save that covers no message of the session stores nothing`, async () => {
+    const { summaries, conversations } = await make();
+    const caller = key("e");
+    await turns(conversations, caller, "s1", 1);
+    const [last] = (await summaries.history(caller, "s1", { afterSeq: -1, limit: 10 })).slice(-1);
+    const gone = { summary: "x", coveredSeq: last.seq + 1_000_000, coveredMessages: 1 };
+    assert.equal(await summaries.save(caller, "s1", { ...gone, expectedVersion: 0 }), false);
+    assert.equal(
+      await summaries.save(caller, "other", { ...gone, coveredSeq: last.seq, expectedVersion: 0 }),
+      false,
+    );
+    assert.equal(await summaries.load(caller, "s1", 10), undefined);
+  });
+
   Deno.test(`${name}: a save at a stale version loses; the current version wins`, async () => {
     const { summaries, conversations } = await make();
     const caller = key("b");
     await turns(conversations, caller, "s1", 2);
-    const first = { summary: "one", coveredSeq: 1, coveredMessages: 1, expectedVersion: 0 };
+    const seqs = (await summaries.history(caller, "s1", { afterSeq: -1, limit: 10 })).map((m) =>
+      m.seq
+    );
+    const first = { summary: "one", coveredSeq: seqs[0], coveredMessages: 1, expectedVersion: 0 };
     assert.equal(await summaries.save(caller, "s1", first), true);
     assert.equal(await summaries.save(caller, "s1", first), false, "a second first save");
-    const next = { summary: "two", coveredSeq: 2, coveredMessages: 2, expectedVersion: 1 };
+    const next = { summary: "two", coveredSeq: seqs[1], coveredMessages: 2, expectedVersion: 1 };
     assert.equal(await summaries.save(caller, "s1", next), true);
     assert.equal(await summaries.save(caller, "s1", next), false);
     const loaded = await summaries.load(caller, "s1", 10);
@@ -138,12 +155,30 @@ export function sessionSummaryStoreSuite(name: string, make: SummaryStoreFactory
       const { summaries, conversations } = await make();
       const [alice, bob] = make2();
       await turns(conversations, alice, "shared-id", 2);
-      const save = { summary: "alice's", coveredSeq: 1, coveredMessages: 1, expectedVersion: 0 };
+      await turns(conversations, bob, "shared-id", 1);
+      const seqOf = async (caller: Caller) =>
+        (await summaries.history(caller, "shared-id", { afterSeq: -1, limit: 1 }))[0].seq;
+      const save = {
+        summary: "alice's",
+        coveredSeq: await seqOf(alice),
+        coveredMessages: 1,
+        expectedVersion: 0,
+      };
       assert.equal(await summaries.save(alice, "shared-id", save), true);
       assert.equal(await summaries.load(bob, "shared-id", 10), undefined);
-      assert.deepEqual(await summaries.history(bob, "shared-id", { afterSeq: -1, limit: 10 }), []);
+      const bobs = await summaries.history(bob, "shared-id", { afterSeq: -1, limit: 10 });
+      assert.deepEqual(bobs.map((m) => m.content), ["question 0", "answer 0"], "only bob's own");
       assert.equal(
-        await summaries.save(bob, "shared-id", { ...save, summary: "bob's" }),
+        await summaries.save(bob, "shared-id", save),
+        false,
+        "alice's message covers nothing of bob's",
+      );
+      assert.equal(
+        await summaries.save(bob, "shared-id", {
+          ...save,
+          summary: "bob's",
+          coveredSeq: await seqOf(bob),
+        }),
         true,
         "bob's own row",
       );

@@ -29,7 +29,14 @@ Deno.test("row level security: a signed-in user's plain SQL sees only their own 
   const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
   const alice = { userId: a, owner: `user:${a}`, claims: { sub: a, role: "authenticated" } };
   const bob = { userId: b, owner: `user:${b}`, claims: { sub: b, role: "authenticated" } };
-  const save = { summary: "private", coveredSeq: 1, coveredMessages: 1, expectedVersion: 0 };
+  await new SqlConversationStore(sql).saveTurn({
+    caller: alice,
+    sessionId: "rls",
+    userMessage: { content: "private", embedding: [1, 0], embeddingModel: "m" },
+    events: [],
+  });
+  const [{ seq }] = await store.history(alice, "rls", { afterSeq: -1, limit: 1 });
+  const save = { summary: "private", coveredSeq: seq, coveredMessages: 1, expectedVersion: 0 };
   assert.equal(await store.save(alice, "rls", save), true);
   const seen = await asCaller(
     sql,
