@@ -101,6 +101,49 @@ Deno.test("the stdio bridge carries the session: a 2025-11-25 desktop client is 
   assert.equal(count, 0, "the session ended with the bridge");
 });
 
+Deno.test("through the bridge, a desktop client that cannot elicit is told what client to use, not to use stdio", async () => {
+  const t = await approvalsSetup();
+  const client = desktop();
+  const bridge = bridgeStdio({
+    url: t.url.href,
+    token: KEYS.alice,
+    logger: SILENT_LOGGER,
+    transport: client.transport,
+    output: client.output,
+  });
+  try {
+    client.send({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "plain-desktop", version: "1" },
+      },
+    });
+    await client.next((m) => m.id === 0);
+    client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    client.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "delete_invoice", arguments: { id: "kept" } },
+    });
+    const answer = await client.next<{
+      result: { isError?: boolean; content: { text: string }[] };
+    }>((m) => m.id === 1);
+    const said = answer.result.content.map((c) => c.text).join("\n");
+    assert.equal(answer.result.isError, true);
+    assert.match(said, /did not declare the elicitation capability/);
+    assert.doesNotMatch(said, /stdio|without a session/);
+    assert.deepEqual(t.calls, []);
+  } finally {
+    await bridge.stop();
+    await t.close();
+  }
+});
+
 /** A fake MCP endpoint: each POST waits until `release`, then echoes its id with the method. */
 function heldEndpoint() {
   const held: (() => void)[] = [];

@@ -49,11 +49,11 @@ Deno.test("MCP 2025-11-25 over HTTP without sessions: a call needing approval is
     assert.equal(isError(result), true);
     assert.match(
       text(result),
-      /MCP 2025-11-25 over HTTP, which this endpoint serves without sessions/,
+      /MCP 2025-11-25 over HTTP without a session \(it sent no Mcp-Session-Id header\)/,
     );
     assert.match(
       text(result),
-      /over HTTP with protocol version 2026-07-28, or 2025-11-25 with a session, or over stdio/,
+      /an MCP client that declares elicitation \(form mode\) when it connects/,
     );
     assert.match(text(result), /POST \/mcp-loop\/runs\/\{runId\}\/approvals/);
     assert.deepEqual(asked, []);
