@@ -50,29 +50,38 @@ function desktop() {
   };
 }
 
-Deno.test("the stdio bridge carries the session: a 2025-11-25 desktop client is asked to approve a call, and its answer runs it", async () => {
-  const t = await approvalsSetup();
-  const client = desktop();
-  const bridge = bridgeStdio({
-    url: t.url.href,
+/** The bridge to the approvals app for `client`, and the client's MCP handshake. */
+function bridgeFor(url: URL, client: ReturnType<typeof desktop>) {
+  return bridgeStdio({
+    url: url.href,
     token: KEYS.alice,
     logger: SILENT_LOGGER,
     transport: client.transport,
     output: client.output,
   });
+}
+
+async function handshake(
+  client: ReturnType<typeof desktop>,
+  name: string,
+  capabilities: Record<string, unknown>,
+): Promise<void> {
+  client.send({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name, version: "1" } },
+  });
+  await client.next((m) => m.id === 0);
+  client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+}
+
+Deno.test("the stdio bridge carries the session: a 2025-11-25 desktop client is asked to approve a call, and its answer runs it", async () => {
+  const t = await approvalsSetup();
+  const client = desktop();
+  const bridge = bridgeFor(t.url, client);
   try {
-    client.send({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: { form: {} } },
-        clientInfo: { name: "desktop", version: "1" },
-      },
-    });
-    await client.next((m) => m.id === 0);
-    client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await handshake(client, "desktop", { elicitation: { form: {} } });
     client.send({
       jsonrpc: "2.0",
       id: 1,
@@ -104,26 +113,9 @@ Deno.test("the stdio bridge carries the session: a 2025-11-25 desktop client is 
 Deno.test("through the bridge, a desktop client that cannot elicit is told what client to use, not to use stdio", async () => {
   const t = await approvalsSetup();
   const client = desktop();
-  const bridge = bridgeStdio({
-    url: t.url.href,
-    token: KEYS.alice,
-    logger: SILENT_LOGGER,
-    transport: client.transport,
-    output: client.output,
-  });
+  const bridge = bridgeFor(t.url, client);
   try {
-    client.send({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "plain-desktop", version: "1" },
-      },
-    });
-    await client.next((m) => m.id === 0);
-    client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await handshake(client, "plain-desktop", {});
     client.send({
       jsonrpc: "2.0",
       id: 1,
