@@ -3,15 +3,17 @@
 -- 1. Recall's BM25 in a scope of up to 2,000 messages scores the messages around the
 --    question's rarer words, not every message that holds one of its words. The scope's
 --    statistics (messages, average length, each wanted lexeme's document frequency) are
---    still counted over the whole scope, in one pass that unnests nothing; then the
---    centres are the messages that hold a lexeme in at most half of the scope (BM25's
---    idf is below ln 2 for the others: Robertson-Sparck Jones' own weight is negative
---    there) and the latest 4 x pool messages that hold any; the messages within two of a
---    centre in its session are ranked, with their BM25 and their neighbours' shares
---    exactly as before (those within four are scored for that). A message that holds only
---    words in more than half of the scope, older than the latest 4 x pool and not next to
---    a centre, is no longer ranked. A question of such words alone ranks the latest
---    messages, as it did when they tied. A scope past 2,000 messages is searched as before.
+--    still counted over the whole scope, in one pass that unnests nothing. The centres
+--    are then the messages that hold a lexeme in at most half of the scope (BM25's idf
+--    is below ln 2 for the others; Robertson-Sparck Jones' own weight is negative there)
+--    and the latest 2 x pool messages that hold any, past the excluded (recent) ones.
+--    The messages within two of a centre in its session are ranked, with their BM25 and
+--    their neighbours' shares exactly as before (those within four are scored for that).
+--    What is no longer ranked: a message holding only words that are in more than half
+--    of the scope, older than that window and not next to a centre. A question made of
+--    such words alone ranks the latest messages first, as it did when they tied.
+--    LoCoMo's recall is unchanged (docs/benchmarks.md#retrieval). A scope past 2,000
+--    messages is searched as before.
 -- 2. The offline embedders' vectors (hashing-v1, word-vectors-sif-v1), which recall does
 --    not search by default (their ranking weight is 0, DEFAULT_SEMANTIC_WEIGHTS), stay out
 --    of the HNSW index: inserting a vector into it was about 8 ms of every turn on PGlite.
@@ -80,7 +82,7 @@ begin
   if coalesce(p_match_count, 0) <= 0 then
     return;
   end if;
-  recent_window := pool * 4;
+  recent_window := pool * 2 + coalesce(cardinality(p_exclude_ids), 0);
   select count(*) > exact_limit into large from (
     select 1 from public.chat_messages m
     where m.owner = owner_key and (caller_id is null or m.user_id = caller_id)

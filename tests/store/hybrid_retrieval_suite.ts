@@ -341,7 +341,7 @@ export function hybridRetrievalSuite(
   test(`${name}: in a long session of the same words, an old message with a rarer word of the question comes first`, async () => {
     const store = await makeStore({ recentLimit: 0 });
     const s = session();
-    // The Oslo message is older than the latest 4 x pool messages (pool 20 for 5 matches),
+    // The Oslo message is older than the latest 2 x pool messages (pool 20 for 5 matches),
     // and every message holds the question's common words ("status", "update").
     await say(
       store,
