@@ -1,7 +1,8 @@
 -- A growing session's turn costs about the same at its 600th message as at its 30th.
 --
--- 1. Recall's BM25 in a scope of up to 2,000 messages scores the messages around the
---    question's rarer words, not every message that holds one of its words. The scope's
+-- 1. Recall's BM25 in a scope of more than 10 x pool and up to 2,000 messages scores the
+--    messages around the question's rarer words, not every message that holds one of its
+--    words (in a smaller scope scoring them all costs less, and is done as before). The scope's
 --    statistics (messages, average length, each wanted lexeme's document frequency) are
 --    still counted over the whole scope, in one pass that unnests nothing. The centres
 --    are then the messages that hold a lexeme in at most half of the scope (BM25's idf
@@ -68,6 +69,7 @@ declare
   second_neighbour_share constant double precision := 0.5;
   pool integer := least(greatest(p_match_count * 4, 20), 200);
   large boolean;
+  scope_size integer;
   wanted text[] := '{}';
   query tsquery;
   ft_ids uuid[] := '{}';
@@ -83,12 +85,13 @@ begin
     return;
   end if;
   recent_window := pool * 2 + coalesce(cardinality(p_exclude_ids), 0);
-  select count(*) > exact_limit into large from (
+  select count(*) into scope_size from (
     select 1 from public.chat_messages m
     where m.owner = owner_key and (caller_id is null or m.user_id = caller_id)
       and (p_session_id is null or m.session_id = p_session_id)
     limit exact_limit + 1
   ) s;
+  large := scope_size > exact_limit;
   if p_full_text_weight > 0 then
     wanted := public.chat_query_lexemes(p_text_config, p_query_text);
   end if;
@@ -114,8 +117,8 @@ begin
     ) f on f.lexeme = w.lexeme;
   end if;
   query := public.chat_any_lexeme(wanted);
-  if query is not null and not large then
-    -- Up to 2,000 messages: the statistics over the whole scope in one pass (a count of
+  if query is not null and not large and scope_size > pool * 10 then
+    -- From 10 x pool up to 2,000 messages: the statistics over the whole scope in one pass (a count of
     -- each wanted lexeme's messages, no unnesting), then BM25 for the messages around
     -- the centres only (see the top of this file).
     select coalesce(array_agg(format('count(*) filter (where s.hit @@ $5[%s])', w.i) order by w.i), '{}'),

@@ -341,7 +341,8 @@ export function hybridRetrievalSuite(
   test(`${name}: in a long session of the same words, an old message with a rarer word of the question comes first`, async () => {
     const store = await makeStore({ recentLimit: 0 });
     const s = session();
-    // The Oslo message is older than the latest 2 x pool messages (pool 20 for 5 matches),
+    // 240 messages: past 10 x pool (pool 20 for 5 matches), where the SQL store scores only
+    // the messages around the centres. The Oslo message is older than the latest 2 x pool,
     // and every message holds the question's common words ("status", "update").
     await say(
       store,
@@ -353,7 +354,7 @@ export function hybridRetrievalSuite(
         embedding: direction(1),
       },
     );
-    for (let i = 1; i < 120; i++) {
+    for (let i = 1; i < 240; i++) {
       await say(store, ANONYMOUS, s, `Status update ${i} on the project`, undefined, {
         embedding: direction(1),
       });
@@ -372,8 +373,8 @@ export function hybridRetrievalSuite(
       "Status update 0 on the project: the Oslo office opens",
       "Status update 2 on the project",
       "Status update 1 on the project",
-      "Status update 117 on the project",
-      "Status update 116 on the project",
+      "Status update 237 on the project",
+      "Status update 236 on the project",
     ]);
   });
 }
