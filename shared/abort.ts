@@ -32,7 +32,7 @@ export function startDeadline(
 ): Deadline {
   const controller = new AbortController();
   const entry: Pending = {
-    at: performance.now() + ms,
+    at: clock.now() + ms,
     fire: () => controller.abort(new TimeoutReason(kind, ms)),
   };
   schedule(entry);
@@ -71,9 +71,66 @@ interface Pending {
   fire: () => void;
 }
 
+/**
+ * The clock and the timer deadlines run on: the runtime's, unless a test swaps
+ * in a fake one ({@link useDeadlineClock}) so that a deadline fires when the
+ * test moves the clock, not when a busy machine gets round to it.
+ */
+export interface DeadlineClock {
+  /** Milliseconds on a monotonic clock. */
+  now(): number;
+  /** Calls `fire` once, `ms` from now; returns the timer's handle. */
+  setTimer(fire: () => void, ms: number): unknown;
+  clearTimer(timer: unknown): void;
+  /**
+   * Lets the armed timer hold the process or not. Without it, clearing the
+   * last pending deadline clears the timer instead.
+   */
+  holdTimer?(timer: unknown, hold: boolean): void;
+}
+
+/** Whether the runtime can unref a timer (Deno can; elsewhere the timer is cleared instead). */
+const CAN_UNREF = typeof Deno !== "undefined" && typeof Deno.refTimer === "function" &&
+  typeof Deno.unrefTimer === "function";
+
+type Timer = ReturnType<typeof setTimeout>;
+
+const RUNTIME_CLOCK: DeadlineClock = {
+  now: () => performance.now(),
+  setTimer: (fire, ms) => setTimeout(fire, ms),
+  clearTimer: (timer) => clearTimeout(timer as Timer),
+  holdTimer: CAN_UNREF
+    ? (timer, hold) => hold ? Deno.refTimer(timer as Timer) : Deno.unrefTimer(timer as Timer)
+    : undefined,
+};
+
+let clock: DeadlineClock = RUNTIME_CLOCK;
+
+/**
+ * Runs deadlines on `next` until the returned function restores the runtime's
+ * clock (tests). Refused while a deadline is pending, since its time is on the
+ * other clock; deadlines still pending on `next` at restore never fire.
+ */
+export function useDeadlineClock(next: DeadlineClock): () => void {
+  swapClock(next);
+  return () => {
+    pending.clear();
+    swapClock(RUNTIME_CLOCK);
+  };
+}
+
+function swapClock(next: DeadlineClock): void {
+  if (pending.size > 0) {
+    throw new Error(`Cannot change the deadline clock: ${pending.size} deadline(s) pending`);
+  }
+  if (armed) clock.clearTimer(armed.timer);
+  armed = undefined;
+  clock = next;
+}
+
 const pending = new Set<Pending>();
 /** The shared timer; it keeps the process alive only while a deadline is pending. */
-let armed: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
+let armed: { at: number; timer: unknown } | undefined;
 
 function schedule(entry: Pending): void {
   pending.add(entry);
@@ -99,33 +156,28 @@ function unschedule(entry: Pending): void {
   if (pending.size === 0) hold(false);
 }
 
-/** Whether the runtime can unref a timer (Deno can; elsewhere the timer is cleared instead). */
-const CAN_UNREF = typeof Deno !== "undefined" && typeof Deno.refTimer === "function" &&
-  typeof Deno.unrefTimer === "function";
-
 function hold(on: boolean): void {
   if (!armed) return;
-  if (!CAN_UNREF) {
+  if (!clock.holdTimer) {
     if (!on) {
-      clearTimeout(armed.timer);
+      clock.clearTimer(armed.timer);
       armed = undefined;
     }
     return;
   }
-  if (on) Deno.refTimer(armed.timer);
-  else Deno.unrefTimer(armed.timer);
+  clock.holdTimer(armed.timer, on);
 }
 
 function arm(at: number): void {
-  if (armed) clearTimeout(armed.timer);
+  if (armed) clock.clearTimer(armed.timer);
   // Only armed for a pending deadline, so it starts out holding the process.
-  armed = { at, timer: setTimeout(expire, Math.max(0, Math.ceil(at - performance.now()))) };
+  armed = { at, timer: clock.setTimer(expire, Math.max(0, Math.ceil(at - clock.now()))) };
 }
 
 /** Fires the deadlines that are due and arms the timer for the next. */
 function expire(): void {
   armed = undefined;
-  const now = performance.now();
+  const now = clock.now();
   for (const entry of pending) {
     if (entry.at <= now) {
       pending.delete(entry);

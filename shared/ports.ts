@@ -253,6 +253,11 @@ export interface ConversationStore {
   listMessages(caller: Caller, sessionId: string, limit: number): Promise<StoredMessage[]>;
   /** The caller's session ids that start with `prefix`, most recently used first. */
   listSessions(caller: Caller, prefix: string, limit: number): Promise<string[]>;
+  /**
+   * The caller's messages with these ids, oldest first (at most 1,000; no vectors);
+   * an id of another caller's message, of one deleted, or no message at all is skipped.
+   */
+  messagesByIds(caller: Caller, ids: readonly string[]): Promise<StoredMessage[]>;
 }
 
 /** Records audit rows of tool calls made outside a loop turn (over MCP). */

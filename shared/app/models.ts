@@ -19,7 +19,7 @@ export interface Models {
   planner: Planner;
 }
 
-type LazyClient = () => Promise<import("openai").default>;
+type LazyClient = () => Promise<import("../adapters/openai/openai_client.ts").OpenAiClient>;
 
 /** Builds the configured models. */
 export function createModels(config: ModelConfig): Models {
@@ -75,7 +75,7 @@ function sameConnection(a: OpenAiConnection, b: OpenAiConnection | undefined): b
 }
 
 function lazyOpenAi(options: OpenAiConnection): LazyClient {
-  let client: Promise<import("openai").default> | undefined;
+  let client: Promise<import("../adapters/openai/openai_client.ts").OpenAiClient> | undefined;
   return () =>
     client ??= import("../adapters/openai/openai_client.ts").then(({ createOpenAiClient }) =>
       createOpenAiClient(options)

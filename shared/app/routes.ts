@@ -66,7 +66,12 @@ export function buildRouter(config: Config, deps: RouterDeps) {
   };
   const router = createRouter({
     loop: createLoopHandler(door),
-    runs: createRunsHandler({ ...door, store: deps.runs.store, hub: deps.runs.hub }),
+    runs: createRunsHandler({
+      ...door,
+      store: deps.runs.store,
+      messages: deps.mcp.conversations,
+      hub: deps.runs.hub,
+    }),
     data: createDataHandler({ data: deps.data, authenticate, logger, hostOrigin, limits }),
     health: healthHandler(config, deps),
     mcp: mcpHandler.handle,

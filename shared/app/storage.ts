@@ -120,6 +120,6 @@ export function createConversationStore(config: Config, sql: Sql): ConversationS
         ({ SupabaseConversationStore }) =>
           new SupabaseConversationStore({ ...storeConfig, memory, sql }),
       ),
-    ["loadContext", "saveTurn", "listMessages", "listSessions"],
+    ["loadContext", "saveTurn", "listMessages", "listSessions", "messagesByIds"],
   );
 }

@@ -74,13 +74,13 @@ export interface ConfigOptions {
     scopes?: string[];
   };
   http?: {
-    /** Bytes of request bodies a caller may send per minute (default 5 MiB). */
+    /** Bytes of request bodies a caller may send per minute (default 32 MiB). */
     callerBytesPerMinute?: number;
   };
   mcp?: {
     /** Origins, besides MCP_LOOP_CORS_ORIGINS, that may call the MCP endpoint. */
     allowedOrigins?: string[];
-    /** How soon a remote MCP server that failed is tried again (default 5 000 ms). */
+    /** How soon a remote MCP server that failed is tried again (default 1 000 ms). */
     remoteRetryMs?: number;
   };
   /** Apply `supabase/migrations/` at start (default: on for PGlite and plain Postgres, off on Supabase). */

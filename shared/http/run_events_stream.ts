@@ -10,7 +10,8 @@
  * followed until it stops, whatever the id (its latest events may not be
  * stored yet), and the stream ends then.
  */
-import type { Caller } from "../ports.ts";
+import type { Caller, ConversationStore } from "../ports.ts";
+import { withRecalledText } from "../runs/recalled_messages.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
 import type { RunEvent, RunRecord, RunStore } from "../runs/run_store.ts";
 import { isStoredResult, responseOf, toRunView } from "../runs/run_view.ts";
@@ -22,6 +23,8 @@ const PAGE = 500;
 /** What a client following a run's events asks for, and where the events come from. */
 type FollowOptions = {
   store: RunStore;
+  /** Where a rebuilt `result` reads the text of the messages the run recalled. */
+  messages: Pick<ConversationStore, "messagesByIds">;
   hub: RunEventHub;
   caller: Caller;
   runId: string;
@@ -104,7 +107,7 @@ class Listener {
 async function sendEvents(
   controller: ReadableStreamDefaultController<Uint8Array>,
   listener: Listener,
-  { store, caller, runId, after, pollMs }: FollowOptions,
+  { store, messages, caller, runId, after, pollMs }: FollowOptions,
 ): Promise<void> {
   const encoder = new TextEncoder();
   const writeState = (record: RunRecord) => {
@@ -129,11 +132,12 @@ async function sendEvents(
   };
   const following = record?.status === "running";
   let ended = false;
-  for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
+  const readStored = () => storedAfter({ store, messages, caller, runId }, last);
+  for (const event of await readStored()) ended ||= write(event);
   while (following && !ended && !listener.closed) {
     for (const event of listener.live.splice(0)) ended ||= write(event);
     if (ended) break;
-    for (const event of await storedAfter(store, caller, runId, last)) ended ||= write(event);
+    for (const event of await readStored()) ended ||= write(event);
     if (ended) break;
     const current = await store.get(caller, runId);
     // Stopped with every event sent, or deleted (its session or caller erased).
@@ -148,12 +152,14 @@ async function sendEvents(
 
 /**
  * Every stored event after `after`, page by page; a `result` event, which the
- * log keeps as a reference, with the response rebuilt from the run.
+ * log keeps as a reference, with the response rebuilt from the run (the
+ * recalled messages' text read again, as a run that goes on reads it).
  */
 async function storedAfter(
-  store: RunStore,
-  caller: Caller,
-  runId: string,
+  { store, messages, caller, runId }: Pick<
+    FollowOptions,
+    "store" | "messages" | "caller" | "runId"
+  >,
   after: number,
 ): Promise<RunEvent[]> {
   const all: RunEvent[] = [];
@@ -164,7 +170,10 @@ async function storedAfter(
     from = page[page.length - 1].seq;
   }
   if (!all.some((event) => isStoredResult(event.data))) return all;
-  const record = await store.get(caller, runId);
+  const found = await store.get(caller, runId);
+  const record = found?.base
+    ? { ...found, base: await withRecalledText(found.base, { store: messages, caller }) }
+    : found;
   return all.map((event) =>
     record && isStoredResult(event.data)
       ? { ...event, data: responseOf(record, event.data) }

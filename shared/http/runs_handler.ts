@@ -12,7 +12,7 @@
 import { AppError, toAppError } from "../errors.ts";
 import type { McpLoopRunner } from "../loop/runner.ts";
 import { runNotFound } from "../runs/engine.ts";
-import type { Caller, Logger } from "../ports.ts";
+import type { Caller, ConversationStore, Logger } from "../ports.ts";
 import { ApprovalsBody } from "../contracts.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
 import type { RunStore } from "../runs/run_store.ts";
@@ -28,6 +28,8 @@ import { followRunEvents } from "./run_events_stream.ts";
 export interface RunsHandlerDeps extends CallerDoor {
   runner: Pick<McpLoopRunner, "resume" | "cancel">;
   store: RunStore;
+  /** Where a replayed result reads the text of the messages its run recalled. */
+  messages: Pick<ConversationStore, "messagesByIds">;
   hub: RunEventHub;
   embeddingModel: string;
   maxBodyBytes: number;
@@ -79,6 +81,7 @@ async function act(
       trace.hold();
       return followRunEvents({
         store: deps.store,
+        messages: deps.messages,
         hub: deps.hub,
         caller,
         runId,

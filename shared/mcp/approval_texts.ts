@@ -42,10 +42,10 @@ export function approvalForm(tool: ToolDefinition) {
 /** A call that needs approval, from a client that cannot ask for it: how to get it run. */
 export function cannotAskText(tool: string, mode: ApprovalMode, why: CannotAsk): string {
   const reason = why === "stateless-legacy"
-    ? "This client speaks MCP 2025-11-25 over HTTP, which this endpoint serves without sessions, so the server cannot send it the approval request (elicitation)."
-    : "This client did not declare the elicitation capability (form mode), so it cannot show an approval prompt (over HTTP, a 2025-11-25 client declares it at initialize and then sends the Mcp-Session-Id header it gets back).";
+    ? "This client speaks MCP 2025-11-25 over HTTP without a session (it sent no Mcp-Session-Id header), so the server cannot send it the approval request (elicitation)."
+    : "This client did not declare the elicitation capability (form mode) when it connected, so it cannot show an approval prompt.";
   return `Tool "${tool}" needs a person's approval before it runs (MCP_LOOP_APPROVAL=${mode}); nothing ran. ${reason} ` +
-    "To run it: call it from an MCP client that supports elicitation: over HTTP with protocol version 2026-07-28, or 2025-11-25 with a session, or over stdio; " +
+    "To run it: call it from an MCP client that declares elicitation (form mode) when it connects; a 2025-11-25 client over HTTP then sends the Mcp-Session-Id header it gets back; " +
     "or ask for it through the loop (POST /mcp-loop), where the run waits and a person grants the call with POST /mcp-loop/runs/{runId}/approvals; " +
     "or have whoever runs this server change MCP_LOOP_APPROVAL.";
 }

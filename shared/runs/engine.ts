@@ -28,8 +28,9 @@ import { type Answer, type ApprovalStore, callDigest } from "./approval_store.ts
 import { approvalGate } from "./approval_gate.ts";
 import { type Checkpoint, fromCheckpoint, initialCheckpoint, toCheckpoint } from "./checkpoint.ts";
 import { CancelReason, RunEventHub, RunningRuns } from "./run_events.ts";
-import type { RunRecord, RunStore } from "./run_store.ts";
+import type { RunBase, RunRecord, RunStore } from "./run_store.ts";
 import { storedResult, toRunView } from "./run_view.ts";
+import { recalledByReference, withRecalledText } from "./recalled_messages.ts";
 import { StoredRun } from "./stored_run.ts";
 import { isFinal, statusAfter } from "./transitions.ts";
 
@@ -133,7 +134,8 @@ export class RunEngine implements RunKeeper {
       await this.#fail(loop, run, error, initialCheckpoint({ maxRounds, budgetMs: 0 }));
       throw error;
     }
-    run.holdBase(prepared.base);
+    // The row names the recalled messages; the turn goes on with their text (recalled_messages.ts).
+    run.holdBase(recalledByReference(prepared.base));
     return await this.#drive(loop, run, { request, ...prepared }, options);
   }
 
@@ -149,6 +151,7 @@ export class RunEngine implements RunKeeper {
     if (!record.base) throw stateError(record, "it stopped before its context was loaded");
     if (options.approvals) await this.#checkDecisions(caller, record, options.approvals);
     else assertResumable(record, this.#now());
+    const base = await baseOf(loop, record.base, caller);
     // Waiting for a person stops the clock; a run paused at its deadline gets a new one.
     const budgetMs = record.status === "waiting_approval" && checkpoint.budgetMs > 0
       ? checkpoint.budgetMs
@@ -163,7 +166,7 @@ export class RunEngine implements RunKeeper {
     const state = await this.#stateOf(loop, record, checkpoint, caller);
     return await this.#drive(loop, run, {
       request: record.request,
-      base: record.base,
+      base,
       state,
       budgetMs,
       answers,
@@ -349,6 +352,7 @@ export class RunEngine implements RunKeeper {
         if (!record?.base || record.status !== "paused") return;
         const { checkpoint } = record;
         if (checkpoint.continuations >= backgroundContinuations) return;
+        const base = await baseOf(loop, record.base, paused.caller);
         const next = { ...checkpoint, continuations: checkpoint.continuations + 1 };
         const run = await StoredRun.claim(this, {
           record,
@@ -359,7 +363,7 @@ export class RunEngine implements RunKeeper {
         const state = await this.#stateOf(loop, record, next, paused.caller);
         await this.#drive(loop, run, {
           request: record.request,
-          base: record.base,
+          base,
           state,
           budgetMs: loop.options.deadlineMs,
         }, {});
@@ -417,6 +421,26 @@ export function runNotFound(runId: string): AppError {
     "RUN_NOT_FOUND",
     `Run "${runId}" does not exist; use the runId a loop response gave you`,
   );
+}
+
+/**
+ * The base a stored run goes on from: its recalled messages' text read again
+ * for its caller, before the run is claimed (a failed read leaves it as it was).
+ */
+async function baseOf(loop: LoopParts, base: RunBase, caller: Caller): Promise<TurnBase> {
+  try {
+    return await withRecalledText(base, { store: loop.store, caller });
+  } catch (error) {
+    throw asStageError(
+      error,
+      new AbortController().signal,
+      (cause) =>
+        `Could not read the run's recalled messages from the database: ${
+          describeError(cause)
+        }; try again`,
+      "DB_UNAVAILABLE",
+    );
+  }
 }
 
 /** A plain resume needs a run paused at its deadline, or one whose process stopped holding it. */

@@ -16,7 +16,11 @@ export interface RunEvent {
   data: unknown;
 }
 
-/** What never changes after a run's context is loaded: what a resume rebuilds the run from. */
+/**
+ * What never changes after a run's context is loaded: what a resume rebuilds
+ * the run from. Stored, it names the recalled messages without their text
+ * (recalled_messages.ts); a base of an earlier release holds the text.
+ */
 export type RunBase = TurnBase;
 
 /** A stored run. */

@@ -87,6 +87,7 @@ export const SCHEMA_FUNCTIONS = [
   "export_chat_page",
   "forget_chat_caller",
   "forget_session_summaries",
+  "get_chat_messages",
   "get_working_memory",
   "hybrid_match_chat_messages",
   "list_chat_messages",

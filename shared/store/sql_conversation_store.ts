@@ -17,7 +17,7 @@ import type {
 import { textSearchConfigFor } from "../text/text_search_config.ts";
 import { asCaller, callerClaims, maskingErrors } from "./as_caller.ts";
 import { auditParams, eventToJson } from "./audit_rows.ts";
-import { toIso, toSafeText, toVectorLiteral } from "./sql_values.ts";
+import { toIso, toSafeText, toVectorLiteral, uuidsIn } from "./sql_values.ts";
 
 /** How much memory a turn loads, and how matches are ranked. */
 export interface MemoryOptions {
@@ -168,6 +168,21 @@ export class SqlConversationStore implements ConversationStore {
         [caller.owner, toSafeText(prefix), limit],
       ));
     return rows.map((row) => row.session_id);
+  }
+
+  async messagesByIds(caller: Caller, ids: readonly string[]): Promise<StoredMessage[]> {
+    const wanted = uuidsIn(ids);
+    if (wanted.length === 0) return [];
+    const rows = await asCaller(
+      this.#sql,
+      caller,
+      (db) =>
+        db.query<Omit<ContextRow, "kind" | "similarity">>(
+          "select id, session_id, role, content, created_at from public.get_chat_messages($1, $2::uuid[])",
+          [caller.owner, `{${wanted.join(",")}}`],
+        ),
+    );
+    return rows.map(toStoredMessage);
   }
 }
 

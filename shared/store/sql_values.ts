@@ -77,3 +77,10 @@ export function toSafeText(text: string): string {
   const wellFormed = text.isWellFormed() ? text : text.toWellFormed();
   return wellFormed.includes("\0") ? wellFormed.replaceAll("\0", "\uFFFD") : wellFormed;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The ids that are UUIDs: any other names no row of a `uuid` column (and would fail the cast). */
+export function uuidsIn(ids: readonly string[]): string[] {
+  return ids.filter((id) => UUID.test(id));
+}

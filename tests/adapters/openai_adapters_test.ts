@@ -105,7 +105,7 @@ Deno.test("a server that refuses the JSON schema format gets JSON mode, then no 
     );
   }));
 
-Deno.test("a 500 is retried by the SDK and then succeeds", () =>
+Deno.test("a 500 is retried (as the SDK retried it) and then succeeds", () =>
   withServer(async (server) => {
     server.chatReplies.push({ status: 500 }, "ok");
     const model = new OpenAiChatModel(createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl }));
@@ -160,7 +160,7 @@ Deno.test("an aborted signal stops a hanging call at once (the request deadline)
       messages: [{ role: "user", content: "hi" }],
       signal: controller.signal,
     });
-    while (server.chatRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.untilHung();
     controller.abort(new Error("deadline"));
     await assert.rejects(
       call,
@@ -259,4 +259,32 @@ Deno.test("a 400 about another parameter is not taken for a refused response for
     await assert.rejects(model.complete(ask), /answered 400/);
     assert.equal(server.chatRequests.length, 1);
     assert.equal(model.responseFormat, "json_schema");
+  }));
+
+Deno.test("an attempt past the client's timeout is retried, then MODEL_UNAVAILABLE saying the server did not answer in time", () =>
+  withServer(async (server) => {
+    server.chatReplies.push({ hang: true }, { hang: true });
+    const model = new OpenAiChatModel(
+      createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl, timeoutMs: 50, maxRetries: 1 }),
+    );
+    await assert.rejects(
+      model.complete({ messages: [{ role: "user", content: "hi" }] }),
+      /did not answer in time/,
+    );
+    assert.equal(server.chatRequests.length, 2);
+  }));
+
+Deno.test("the server's x-should-retry decides: false is not retried, true retries even a 400", () =>
+  withServer(async (server) => {
+    server.chatReplies.push(
+      { status: 503, headers: { "x-should-retry": "false" } },
+      { status: 400, headers: { "x-should-retry": "true" } },
+      "ok",
+    );
+    const client = createOpenAiClient({ apiKey: KEY, baseUrl: server.baseUrl });
+    const model = new OpenAiChatModel(client);
+    await assert.rejects(model.complete({ messages: [{ role: "user", content: "a" }] }), /503/);
+    assert.equal(server.chatRequests.length, 1);
+    assert.equal((await model.complete({ messages: [{ role: "user", content: "b" }] })).text, "ok");
+    assert.equal(server.chatRequests.length, 3);
   }));

@@ -58,6 +58,7 @@ const makeStore = async (memory?: Partial<MemoryOptions>) => {
       conversations.listMessages(withToken(caller), sessionId, limit),
     listSessions: (caller, prefix, limit) =>
       conversations.listSessions(withToken(caller), prefix, limit),
+    messagesByIds: (caller, ids) => conversations.messagesByIds(withToken(caller), ids),
     getMemory: (caller) => stores.getMemory(withToken(caller)),
     putMemory: (caller, document, version) =>
       stores.putMemory(withToken(caller), document, version),

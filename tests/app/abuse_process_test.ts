@@ -6,16 +6,22 @@
  */
 import assert from "node:assert/strict";
 import { RemoteMcpFixture } from "../fakes/remote_mcp_fixture.ts";
-import { freePort, SERVE_ARGS, spawnProcess, waitUntilOk } from "../support/process.ts";
+import {
+  freePort,
+  initializedDataDir,
+  SERVE_ARGS,
+  spawnProcess,
+  untilReady,
+} from "../support/process.ts";
 
 const ALICE = "alice-key-0123456789";
 const BOB = "bob-key-0123456789ab";
 
-function server(port: number, env: Record<string, string> = {}) {
+async function server(port: number, env: Record<string, string> = {}) {
   return spawnProcess([...SERVE_ARGS], {
     env: {
       PORT: String(port),
-      MCP_LOOP_DATA_DIR: "memory://",
+      MCP_LOOP_DATA_DIR: await initializedDataDir(),
       MCP_LOOP_API_KEYS: `alice=${ALICE}, bob=${BOB}`,
       MCP_LOOP_LOG_LEVEL: "info",
       ...env,
@@ -33,23 +39,24 @@ async function view(base: string, runId: string, key = ALICE) {
   return (await (await fetch(`${base}/runs/${runId}`, { headers: headers(key) })).json()).data;
 }
 
-async function until<T>(fn: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  for (let attempt = 0;; attempt++) {
-    const value = await fn();
-    if (ok(value) || attempt > 200) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** The run once it has ended: its event stream ends with it. */
+async function ended(base: string, runId: string, key = ALICE) {
+  const events = await fetch(`${base}/runs/${runId}/events`, {
+    headers: headers(key, { accept: "text/event-stream" }),
+  });
+  await events.text();
+  return await view(base, runId, key);
 }
 
 Deno.test("a client leaving mid-step: the run finishes, its turn is stored whole, nothing is logged as an error; a cancel keeps what ran", async () => {
   const remote = RemoteMcpFixture.start();
   const port = freePort();
   const base = `http://127.0.0.1:${port}/mcp-loop`;
-  const proc = server(port, {
+  const proc = await server(port, {
     MCP_LOOP_REMOTE_SERVERS: JSON.stringify([{ name: "fixture", url: remote.url }]),
   });
   try {
-    await waitUntilOk(`${base}/health`, 30_000);
+    await untilReady(proc);
     const sessionId = `leave-${crypto.randomUUID()}`;
     const ask = (content: string, signal?: AbortSignal) =>
       fetch(base, {
@@ -68,7 +75,7 @@ Deno.test("a client leaving mid-step: the run finishes, its turn is stored whole
     const runId = /"runId":"([^"]+)"/.exec(text)![1];
     leaving.abort(); // the page is closed mid-step
     await reader.cancel().catch(() => {});
-    const done = await until(() => view(base, runId), (v) => v.status !== "running");
+    const done = await ended(base, runId);
     assert.equal(done.status, "completed");
     assert.deepEqual(
       done.intermediateResults.map((r: { tool: string; success: boolean }) => [r.tool, r.success]),
@@ -93,7 +100,8 @@ Deno.test("a client leaving mid-step: the run finishes, its turn is stored whole
     ]);
 
     // A cancel mid-step: no turn; the step is on record in the run.
-    const cancelled = await ask("please sleep 3000 ms");
+    // Long enough that the cancel lands mid-step however busy the machine (the step timeout is 8 s).
+    const cancelled = await ask("please sleep 7000 ms");
     const streaming = cancelled.body!.getReader();
     let seen = "";
     while (!seen.includes("event: step_start")) {
@@ -106,7 +114,7 @@ Deno.test("a client leaving mid-step: the run finishes, its turn is stored whole
     });
     assert.equal(stop.status, 200);
     await streaming.cancel().catch(() => {});
-    const stopped = await until(() => view(base, cancelId), (v) => v.status !== "running");
+    const stopped = await ended(base, cancelId);
     assert.equal(stopped.status, "cancelled");
     assert.equal(stopped.intermediateResults[0].tool, "fixture__sleep");
     assert.equal(stopped.intermediateResults[0].code, "CANCELLED");
@@ -131,9 +139,14 @@ Deno.test("a client leaving mid-step: the run finishes, its turn is stored whole
 Deno.test("one caller flooding the server is refused with 429 while another caller is served", async () => {
   const port = freePort();
   const base = `http://127.0.0.1:${port}/mcp-loop`;
-  const proc = server(port, { MCP_LOOP_LOG_LEVEL: "warn", MCP_LOOP_MAX_BODY_BYTES: "2000000" });
+  // The subject is who is served, not how fast: on a starved machine the other caller's requests
+  // may take longer than the default 10 s deadline, so the deadline is the longest there is.
+  const proc = await server(port, {
+    MCP_LOOP_MAX_BODY_BYTES: "2000000",
+    MCP_LOOP_DEADLINE_MS: "600000",
+  });
   try {
-    await waitUntilOk(`${base}/health`, 30_000);
+    await untilReady(proc);
     const big = "x".repeat(1_000_000);
     const body = (content: string) =>
       JSON.stringify({

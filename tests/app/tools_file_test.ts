@@ -6,7 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { freePort, ROOT, spawnProcess } from "../support/process.ts";
+import {
+  freePort,
+  initializedDataDir,
+  ROOT,
+  spawnProcess,
+  START_TIMEOUT_MS,
+} from "../support/process.ts";
 
 const NEW_TOOLS = `import { z } from "zod";
 import { defineTool } from "../../shared/tools/tool.ts";
@@ -42,12 +48,12 @@ Deno.test("a replaced tools.ts is listed and callable over MCP and chosen by the
   const port = freePort();
   const server = spawnProcess(["task", "start"], {
     cwd: dir,
-    env: { PORT: String(port), MCP_LOOP_DATA_DIR: "memory://" },
+    env: { PORT: String(port), MCP_LOOP_DATA_DIR: await initializedDataDir() },
   });
   const base = `http://127.0.0.1:${port}`;
   const client = new Client({ name: "tools-file-test", version: "1.0.0" });
   try {
-    await server.waitForLine((line) => line.includes("/mcp-loop/playground"), 60_000);
+    await server.waitForLine((line) => line.includes("/mcp-loop/playground"));
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp-loop/mcp`)));
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -80,7 +86,7 @@ Deno.test("a replaced tools.ts is listed and callable over MCP and chosen by the
   } finally {
     await client.close().catch(() => {});
     server.child.kill("SIGTERM");
-    await server.exited(15_000);
+    await server.exited(START_TIMEOUT_MS);
     await server.kill();
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,36 +1,25 @@
 /**
- * `deno task bench edge`: what the Zod tuning (shared/app/zod_tuning.ts) is
- * worth where the function is deployed — the deployed entry under the edge
- * runtime harness (its Deno 2.1.4, `EdgeRuntime`, no disk), a Supabase-shaped
- * Postgres (PGlite over the wire protocol) and a signed-in user — on a mix of
- * requests a deployed function serves: MCP `tools/call` and `tools/list`, and
- * loop turns. The same entry runs twice, alternately: as deployed, and with
- * the tuning module mapped to an empty one through the import map. Reported:
- * the function process's CPU time per request (from /proc) and the latencies.
+ * `deno task bench edge`: what a request costs where the function is deployed —
+ * the deployed entry under the edge runtime harness (its Deno 2.1.4,
+ * `EdgeRuntime`, no disk), a Supabase-shaped Postgres (PGlite over the wire
+ * protocol) and a signed-in user — on a mix of requests a deployed function
+ * serves: MCP `tools/call` and `tools/list`, and loop turns. Each run starts a
+ * fresh function process. Reported: the function process's CPU time per
+ * request (from /proc) and the latencies.
  */
 import { es256Key, es256Token, USER_A, userClaims } from "../auth/test_tokens.ts";
 import { edgeDeno, type EdgeFunction, startEdgeFunction } from "../support/edge_runtime.ts";
 import { serveFakeSupabase } from "../support/fake_supabase.ts";
 import { servePglite } from "../support/pglite_socket.ts";
-import { ROOT } from "../support/process.ts";
 import { migratedSupabasePglite } from "../support/supabase_shape.ts";
 
 const REQUESTS = 400;
-const PAIRS = 3;
+const RUNS = 3;
 
 /** CPU seconds (user + system) a process has used so far. */
 function cpuSeconds(pid: number): number {
   const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
-}
-
-/** An import map like the project's, with the tuning module replaced by an empty one (a data: URL). */
-async function untunedImportMap(): Promise<string> {
-  const map = JSON.parse(await Deno.readTextFile(`${ROOT}import_map.json`));
-  map.imports[`file://${ROOT}shared/app/zod_tuning.ts`] = "data:text/javascript,export{}";
-  const path = await Deno.makeTempFile({ prefix: "import-map-", suffix: ".json" });
-  await Deno.writeTextFile(path, JSON.stringify(map));
-  return path;
 }
 
 /** One request of the mix (3 of 5 tools/call, 1 tools/list, 1 loop turn). */
@@ -109,39 +98,34 @@ export async function edgeBenchmarks(): Promise<string> {
     MCP_LOOP_CALLER_CONCURRENCY: "0",
     MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "0",
   };
-  const untuned = await untunedImportMap();
   const rows: string[] = [];
   try {
-    for (let pair = 0; pair < PAIRS; pair++) {
-      for (const [label, importMap] of [["tuned (deployed)", undefined], ["untuned", untuned]]) {
-        const fn = await startEdgeFunction(edge.path, { env, importMap });
-        try {
-          const init = await fetch(`${fn.url}/mcp-loop/mcp`, {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-              authorization,
-            },
-            body: JSON.stringify({
-              jsonrpc: "2.0",
-              id: 0,
-              method: "tools/call",
-              params: { name: "initialize_refinement_loop", arguments: { loop_type: "spec" } },
-            }),
-          });
-          const initBody = await init.json();
-          const loopId = initBody.result?.structuredContent?.id;
-          if (!loopId) throw new Error(`could not start a loop: ${JSON.stringify(initBody)}`);
-          const { cpuMs, p50, p99 } = await runMix(fn, authorization, loopId, fn.process.child.pid);
-          rows.push(
-            `| ${pair + 1} | ${label} | ${cpuMs.toFixed(2)} | ${p50.toFixed(1)} | ${
-              p99.toFixed(1)
-            } |`,
-          );
-        } finally {
-          await fn.stop();
-        }
+    for (let run = 0; run < RUNS; run++) {
+      const fn = await startEdgeFunction(edge.path, { env });
+      try {
+        const init = await fetch(`${fn.url}/mcp-loop/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization,
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 0,
+            method: "tools/call",
+            params: { name: "initialize_refinement_loop", arguments: { loop_type: "spec" } },
+          }),
+        });
+        const initBody = await init.json();
+        const loopId = initBody.result?.structuredContent?.id;
+        if (!loopId) throw new Error(`could not start a loop: ${JSON.stringify(initBody)}`);
+        const { cpuMs, p50, p99 } = await runMix(fn, authorization, loopId, fn.process.child.pid);
+        rows.push(
+          `| ${run + 1} | ${cpuMs.toFixed(2)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`,
+        );
+      } finally {
+        await fn.stop();
       }
     }
   } finally {
@@ -152,8 +136,8 @@ export async function edgeBenchmarks(): Promise<string> {
   return [
     `${REQUESTS} requests each (3 of 5 MCP tools/call, 1 tools/list, 1 loop turn), one at a time, after 50 of warm-up`,
     "",
-    "| pair | Zod | CPU ms / request | p50 ms | p99 ms |",
-    "| ---: | --- | ---: | ---: | ---: |",
+    "| run | CPU ms / request | p50 ms | p99 ms |",
+    "| ---: | ---: | ---: | ---: |",
     ...rows,
   ].join("\n");
 }

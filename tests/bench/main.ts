@@ -5,7 +5,9 @@
  * `--data DIR` (and optionally `--only tools|memory`).
  */
 import { authBenchmarks } from "./auth_bench.ts";
+import { bootBenchmarks } from "./boot_bench.ts";
 import { bundleBenchmarks } from "./bundle_bench.ts";
+import { bundleCheck } from "./bundle_check.ts";
 import { edgeBenchmarks } from "./edge_bench.ts";
 import { floodBenchmark } from "./flood_bench.ts";
 import { runsBenchmarks } from "./runs_bench.ts";
@@ -34,6 +36,8 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   runs: runsBenchmarks,
   events: runEventsBenchmark,
   bundle: bundleBenchmarks,
+  bundle_check: bundleCheck,
+  boot: () => bootBenchmarks(),
   tokens: tokensBenchmarks,
   plan_schema: planSchemaBenchmarks,
   retrieval: () => retrievalBenchmarks(options),

@@ -1,9 +1,10 @@
 /**
- * `deno task bench events`: the event bytes one turn stores, in a session
- * holding five 30 KB messages — the run's events (`mcp_run_events`) for a
- * short request, beside the turn's own text (its request, its reply, its
- * steps' inputs and outputs). The events name the recalled messages and
- * refer to the run's result; they do not copy them.
+ * `deno task bench events`: the bytes one turn stores, in a session holding
+ * five 30 KB messages — the run's events (`mcp_run_events`) and its row
+ * (`mcp_runs`: request, base, checkpoint) for a short request, beside the
+ * turn's own text (its request, its reply, its steps' inputs and outputs).
+ * The events and the row's base name the recalled messages (the events
+ * refer to the run's result); neither copies their text.
  */
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";

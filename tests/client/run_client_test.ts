@@ -14,10 +14,13 @@ import {
 } from "../../shared/client/mcp_loop_client.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
+import { withFakeDeadlines } from "../support/fake_clock.ts";
 import { serve } from "../support/mcp_fixture.ts";
 import { testApp, validBody } from "../support/test_app.ts";
 
 const calls: string[] = [];
+/** Resolved when `slow_read` starts. */
+let readStarted = Promise.withResolvers<void>();
 const TOOLS = [
   defineTool({
     name: "pay",
@@ -31,16 +34,13 @@ const TOOLS = [
   }),
   defineTool({
     name: "slow_read",
-    description: "A read that takes 400 ms",
+    description: "A read that ends only when aborted",
     argsSchema: z.object({}),
     annotations: { readOnlyHint: true },
     run: ({ signal }) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => resolve({ read: true }), 400);
-        signal.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        }, { once: true });
+      new Promise((_resolve, reject) => {
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        readStarted.resolve();
       }),
   }),
 ];
@@ -130,17 +130,22 @@ Deno.test("client.stream ends with the approval request; client.approveStream de
   }));
 
 Deno.test("client.resume goes on with a run paused at its deadline", () =>
-  withClient(async (client) => {
-    const paused = await client.run(validBody("read slowly") as never);
-    assert.equal(paused.stopReason, "deadline");
-    assert.equal((await client.getRun(paused.runId!)).status, "paused");
-    const done = await client.resume(paused.runId!);
-    assert.equal(done.stopReason, "finalized");
-    assert.deepEqual(done.intermediateResults.map((r) => r.code ?? "ok"), [
-      "DEADLINE_EXCEEDED",
-      "ok",
-    ]);
-  }, {
+  withClient((client) =>
+    withFakeDeadlines(async (clock) => {
+      readStarted = Promise.withResolvers<void>();
+      const pausing = client.run(validBody("read slowly") as never);
+      await readStarted.promise;
+      await clock.advance(200);
+      const paused = await pausing;
+      assert.equal(paused.stopReason, "deadline");
+      assert.equal((await client.getRun(paused.runId!)).status, "paused");
+      const done = await client.resume(paused.runId!);
+      assert.equal(done.stopReason, "finalized");
+      assert.deepEqual(done.intermediateResults.map((r) => r.code ?? "ok"), [
+        "DEADLINE_EXCEEDED",
+        "ok",
+      ]);
+    }), {
     plan: [{ tool: "slow_read", args: {} }, { tool: "finalize_summary", args: {} }],
     env: { MCP_LOOP_DEADLINE_MS: "200" },
   }));

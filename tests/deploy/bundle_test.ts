@@ -11,8 +11,16 @@ import { codeOnlyClosure, type DenoInfo, deployedGraph } from "./bundle_graph.ts
 
 const ROOT = new URL("../../", import.meta.url);
 
-/** Packages that must never be bundled: 26 MB of PGlite, 27 MB of tokenizer (vendored instead). */
-const FORBIDDEN = ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "gpt-tokenizer"];
+/**
+ * Packages that must never be bundled: 26 MB of PGlite, 27 MB of tokenizer (vendored instead),
+ * 24 MB of OpenAI SDK (shared/adapters/openai/openai_client.ts calls the API with fetch).
+ */
+const FORBIDDEN = [
+  "@electric-sql/pglite",
+  "@electric-sql/pglite-pgvector",
+  "gpt-tokenizer",
+  "openai",
+];
 
 /** The npm packages of the deployed bundle, by name, and why each is there. */
 const ALLOWED: Record<string, string> = {
@@ -31,7 +39,6 @@ const ALLOWED: Record<string, string> = {
   "tslib": "dependency of supabase-js",
   "hono": "HTTP routing",
   "jose": "verifying users' JWTs (also a dependency of the MCP client)",
-  "openai": "the OpenAI chat model and embedder",
   "postgres": "the Postgres adapter (SUPABASE_DB_URL)",
   "zod": "tool and request schemas",
   "eventsource": "dependency of the MCP client (SSE transport)",
@@ -48,7 +55,7 @@ const ALLOWED: Record<string, string> = {
 let graph: ReturnType<typeof deployedGraph> | undefined;
 const deployed = () => graph ??= deployedGraph("functions/mcp-loop/index.ts", ROOT);
 
-Deno.test("the deployed graph reaches neither PGlite nor the gpt-tokenizer package", async () => {
+Deno.test("the deployed graph reaches neither PGlite, the gpt-tokenizer package nor the OpenAI SDK", async () => {
   const names = (await deployed()).npmPackages.map((pkg) => pkg.name);
   assert.deepEqual(names.filter((name) => FORBIDDEN.includes(name)), []);
 });

@@ -30,7 +30,22 @@
 
 /** The entry module, as an absolute file URL (the harness reads no cwd: it has no read permission). */
 const entry = new URL(Deno.args[0]);
+/**
+ * Boot mode (tests/bench/boot_bench.ts): a request as JSON (`{path, method?, headers?, body?}`).
+ * The harness then starts no server: it imports the entry, hands it that one request, prints
+ * `edge-harness boot {...}` (milliseconds since the process's time origin) and exits when its
+ * standard input closes (so the bench can read the process's CPU time first).
+ */
+const bootRequest = Deno.args[1] ? JSON.parse(Deno.args[1]) as BootRequest : undefined;
 const realServe = Deno.serve.bind(Deno);
+const realExit = Deno.exit.bind(Deno);
+
+interface BootRequest {
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
 
 /** What the harness saw the function do. */
 const state = {
@@ -221,6 +236,39 @@ async function toFunction(request: Request): Promise<Response> {
   headers.set("x-edge-harness-pending-background", String(pending));
   return new Response(response.body, { status: response.status, headers });
 }
+
+/** Boot mode: the entry imported, one request answered, the figures printed, the process ended. */
+async function bootOnce(request: BootRequest): Promise<void> {
+  try {
+    await import(entry.href);
+  } catch (error) {
+    state.bootError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
+  const imported = performance.now();
+  const { path, method = "POST", headers = {}, body } = request;
+  const response = await toFunction(
+    new Request(`http://127.0.0.1:9999${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  const text = await response.text();
+  const answered = performance.now();
+  console.log(`edge-harness boot ${
+    JSON.stringify({
+      importMs: imported,
+      answerMs: answered,
+      status: response.status,
+      bootError: state.bootError,
+      answer: text.slice(0, 200),
+    })
+  }`);
+  for await (const _ of Deno.stdin.readable) { /* until the bench closes it */ }
+  realExit(0);
+}
+
+if (bootRequest) await bootOnce(bootRequest);
 
 const server = realServe(
   { hostname: "127.0.0.1", port: 0, onListen: () => {} },

@@ -132,6 +132,13 @@ Deno.test({
       const listed = await client.listTools();
       assert.ok(listed.tools.some((tool: { name: string }) => tool.name === "get_loop_status"));
       await client.close();
+      // The audit row, written in the background, is there once that work settles.
+      await fn.settle();
+      const audit = await sql.query<{ caller: string; source: string }>(
+        "select caller, source from public.mcp_events where user_id = $1 and tool = 'get_loop_status' and input->>'loop_id' = $2",
+        [USER_A, loopId],
+      );
+      assert.deepEqual(audit, [{ caller: `user:${USER_A}`, source: "mcp" }]);
       // A 2025-11-25 client that declares elicitation gets a session (in Postgres, the user's
       // under RLS) and is asked on the call's SSE stream before a destructive tool runs.
       const asked: string[] = [];
@@ -174,11 +181,6 @@ Deno.test({
       assert.deepEqual(settled.processCalls, []);
       assert.ok(settled.waitUntil.calls > before.waitUntil.calls);
       assert.equal(settled.waitUntil.settled, settled.waitUntil.calls);
-      const audit = await sql.query<{ caller: string; source: string }>(
-        "select caller, source from public.mcp_events where user_id = $1 and tool = 'get_loop_status' and input->>'loop_id' = $2",
-        [USER_A, loopId],
-      );
-      assert.deepEqual(audit, [{ caller: `user:${USER_A}`, source: "mcp" }]);
       const left = await sql.query<{ role: string }>(
         "select role from public.chat_messages where session_id = $1 and user_id = $2",
         [sessionId, USER_A],

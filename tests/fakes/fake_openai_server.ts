@@ -66,6 +66,9 @@ export class FakeOpenAiServer {
   readonly refusals: ApiError[] = [];
   /** Requests that hung and were released by the client going away or by `close`. */
   released = 0;
+  /** Requests that reached a scripted hang so far. */
+  hung = 0;
+  readonly #hangWaiters: { count: number; resolve: () => void }[] = [];
   readonly #server: Deno.HttpServer;
   readonly #closing = new AbortController();
   readonly #embeddings: boolean;
@@ -98,6 +101,14 @@ export class FakeOpenAiServer {
   /** The embedding requests so far. */
   get embeddingRequests(): FakeRequest[] {
     return this.requests.filter((r) => r.path.endsWith("/embeddings"));
+  }
+
+  /** Resolves once `count` requests in all have reached a scripted hang. */
+  untilHung(count = 1): Promise<void> {
+    if (this.hung >= count) return Promise.resolve();
+    const waiter = Promise.withResolvers<void>();
+    this.#hangWaiters.push({ count, resolve: waiter.resolve });
+    return waiter.promise;
   }
 
   async close(): Promise<void> {
@@ -144,6 +155,11 @@ export class FakeOpenAiServer {
     answer: (text?: string) => unknown,
   ): Promise<Response> {
     if (reply !== undefined && typeof reply === "object" && "hang" in reply) {
+      this.hung++;
+      for (const waiter of this.#hangWaiters.filter((w) => w.count <= this.hung)) {
+        this.#hangWaiters.splice(this.#hangWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
       await new Promise<void>((resolve) => {
         req.signal.addEventListener("abort", () => resolve(), { once: true });
         this.#closing.signal.addEventListener("abort", () => resolve(), { once: true });

@@ -113,6 +113,13 @@ export class MemoryConversationStore
     );
   }
 
+  /** As `get_chat_messages`: the caller's own, oldest first, at most 1,000. */
+  messagesByIds(caller: Caller, ids: readonly string[]): Promise<StoredMessage[]> {
+    const wanted = new Set(ids);
+    const found = this.rows.filter((row) => row.owner === caller.owner && wanted.has(row.id));
+    return Promise.resolve(found.slice(0, 1_000).map(strip));
+  }
+
   getMemory(caller: Caller): Promise<StoredMemory> {
     const stored = this.memories.get(caller.owner);
     return Promise.resolve(

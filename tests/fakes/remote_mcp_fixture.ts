@@ -28,6 +28,9 @@ export class RemoteMcpFixture {
   /** `sleep` calls running now, and the most that ever ran at once. */
   inFlight = 0;
   maxInFlight = 0;
+  readonly #callWaiters: { name: string; resolve: () => void }[] = [];
+  /** Resolved when the `sleep` calls asking to answer together are all in flight. */
+  #together = Promise.withResolvers<void>();
 
   private constructor(port: number) {
     this.port = port;
@@ -37,6 +40,22 @@ export class RemoteMcpFixture {
   static start(port = 0): RemoteMcpFixture {
     const fixture = new RemoteMcpFixture(port);
     return fixture.#listen(port);
+  }
+
+  /** Resolves once `name` has been called (at once if it was already). */
+  called(name: string): Promise<void> {
+    if (this.calls.includes(name)) return Promise.resolve();
+    const waiter = Promise.withResolvers<void>();
+    this.#callWaiters.push({ name, resolve: waiter.resolve });
+    return waiter.promise;
+  }
+
+  #record(name: string): void {
+    this.calls.push(name);
+    for (const waiter of this.#callWaiters.filter((w) => w.name === name)) {
+      this.#callWaiters.splice(this.#callWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   }
 
   /** The MCP endpoint. */
@@ -117,7 +136,7 @@ export class RemoteMcpFixture {
         annotations: { readOnlyHint: true },
       },
       ({ text }: { text: string }) => {
-        this.calls.push("echo");
+        this.#record("echo");
         return { content: [{ type: "text" as const, text: `echo: ${text}` }] };
       },
     );
@@ -130,7 +149,7 @@ export class RemoteMcpFixture {
         annotations: { readOnlyHint: true },
       },
       ({ a, b }: { a: number; b: number }) => {
-        this.calls.push("add");
+        this.#record("add");
         return {
           content: [{ type: "text" as const, text: String(a + b) }],
           structuredContent: { sum: a + b },
@@ -142,20 +161,33 @@ export class RemoteMcpFixture {
       inputSchema: {},
       annotations: { readOnlyHint: true },
     }, () => {
-      this.calls.push("fail");
+      this.#record("fail");
       return { isError: true, content: [{ type: "text" as const, text: "intentional failure" }] };
     });
     server.registerTool(
       "sleep",
       {
         description: "Wait, then answer",
-        inputSchema: { ms: z.number() },
+        inputSchema: { ms: z.number(), together: z.number().optional() },
         annotations: { readOnlyHint: true },
       },
-      async ({ ms }: { ms: number }) => {
-        this.calls.push("sleep");
+      async (
+        { ms, together }: { ms: number; together?: number },
+        { signal }: { signal: AbortSignal },
+      ) => {
+        this.#record("sleep");
         this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
-        await new Promise((resolve) => setTimeout(resolve, ms));
+        // With `together`, the calls answer as soon as that many wait at once (`ms` caps the wait).
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const met = together !== undefined && this.inFlight >= together;
+        if (met) this.#together.resolve();
+        // A cancelled call or a stopped fixture ends the wait too: no timer outlives the test.
+        await Promise.race([
+          ...(together === undefined ? [] : [this.#together.promise]),
+          new Promise((resolve) => timer = setTimeout(resolve, met ? 0 : ms)),
+          new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true })),
+        ]);
+        clearTimeout(timer);
         this.inFlight--;
         return { content: [{ type: "text" as const, text: "awake" }] };
       },
@@ -174,7 +206,7 @@ export class RemoteMcpFixture {
         ...(annotated ? { annotations: { readOnlyHint: true } } : {}),
       },
       () => {
-        this.calls.push(name);
+        this.#record(name);
         return { content: [{ type: "text" as const, text: name }] };
       },
     );

@@ -4,6 +4,7 @@ import { loadConfig } from "../../shared/config/config.ts";
 import { FaultySql } from "../fakes/faulty_sql.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { sharedPglite } from "../support/pglite.ts";
+import { initializedDataDir } from "../support/process.ts";
 import { post, validBody } from "../support/test_app.ts";
 
 async function pgliteApp() {
@@ -25,7 +26,8 @@ async function countMessages(sessionId: string) {
 }
 
 Deno.test("after a restart, earlier messages are recent and the relevant one is the top semantic match", async () => {
-  const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-restart-" });
+  // A copy of a migrated folder: the restart is the subject, not a first start's initdb.
+  const dataDir = await initializedDataDir();
   const config = loadConfig({ MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "silent" });
   const session = `restart-${crypto.randomUUID()}`;
   const say = async (app: ReturnType<typeof createApp>, content: string) => {

@@ -15,8 +15,11 @@ import { hasChromium, statusIs, typeAndSend, withPage } from "../support/playgro
 const BROWSER = { ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false };
 const ANONYMOUS = { userId: null, owner: "anonymous" };
 
-/** A read that takes `ms` unless its signal aborts it; `log` records what became of each call. */
-function slowStep(ms: number, log: string[]) {
+/**
+ * A read that finishes when the test calls `finish` (never, unless it does) or fails when its
+ * signal aborts; `log` records what became of each call.
+ */
+function heldStep(log: string[], finished: Promise<void>) {
   return defineTool({
     name: "slow_step",
     description: "A step that takes a while",
@@ -25,12 +28,11 @@ function slowStep(ms: number, log: string[]) {
     run: ({ signal }) =>
       new Promise((resolve, reject) => {
         log.push("started");
-        const timer = setTimeout(() => {
+        void finished.then(() => {
           log.push("finished");
           resolve({ slow: "done" });
-        }, ms);
+        });
         signal.addEventListener("abort", () => {
-          clearTimeout(timer);
           log.push("aborted");
           reject(signal.reason);
         }, { once: true });
@@ -38,15 +40,20 @@ function slowStep(ms: number, log: string[]) {
   });
 }
 
-const slowRun = (ms: number, log: string[]) => ({
-  overrides: {
-    planner: new ScriptedPlanner([
-      { tool: "slow_step", args: {} },
-      { tool: "finalize_summary", args: {} },
-    ]),
-    tools: [slowStep(ms, log)],
-  },
-});
+/** A run of the held step, then the summary; the step finishes when `finish` is called. */
+function heldRun(log: string[]) {
+  const finished = Promise.withResolvers<void>();
+  return {
+    overrides: {
+      planner: new ScriptedPlanner([
+        { tool: "slow_step", args: {} },
+        { tool: "finalize_summary", args: {} },
+      ]),
+      tools: [heldStep(log, finished.promise)],
+    },
+    finish: () => finished.resolve(),
+  };
+}
 
 const approvalRun = {
   overrides: { refinementStore: new MemoryRefinementStore() },
@@ -116,7 +123,8 @@ Deno.test({
   name: "playground: a reload mid-run reattaches to the run and shows its result",
   fn: () => {
     const log: string[] = [];
-    return withPage(slowRun(1_500, log), async (page, errors) => {
+    const run = heldRun(log);
+    return withPage(run, async (page, errors) => {
       await typeAndSend(page, "take your time");
       await page.locator("#steps tr").filter({ hasText: "running" }).waitFor();
       const runId = await page.locator("#run-id").textContent();
@@ -127,7 +135,11 @@ Deno.test({
           followed.push({ url: req.url(), lastEventId: req.headers()["last-event-id"] });
         }
       });
+      // The step finishes once the reloaded page follows the run again.
+      const following = page.waitForRequest((req) => req.url().includes("/events"));
       await page.reload();
+      await following;
+      run.finish();
       await statusIs(page, "Done.");
       assert.equal(await page.locator("#run-id").textContent(), runId, "the same run");
       // What was shown before the reload is back, and the rest came after it.
@@ -153,7 +165,7 @@ Deno.test({
   name: "playground: Stop cancels the running run",
   fn: () => {
     const log: string[] = [];
-    return withPage(slowRun(8_000, log), async (page, errors, { runs }) => {
+    return withPage(heldRun(log), async (page, errors, { runs }) => {
       await typeAndSend(page, "take your time");
       await page.locator("#steps tr").filter({ hasText: "running" }).waitFor();
       await page.getByRole("button", { name: "Stop" }).click();

@@ -12,6 +12,7 @@ import type { Caller } from "../../shared/ports.ts";
 import { RunEventHub } from "../../shared/runs/run_events.ts";
 import type { RunStore } from "../../shared/runs/run_store.ts";
 import { initialCheckpoint } from "../../shared/runs/checkpoint.ts";
+import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryRunStore } from "../fakes/memory_run_store.ts";
 
 const CALLER: Caller = { userId: null, owner: "key:follower" };
@@ -72,6 +73,7 @@ async function follow(
   let ended = false;
   const response = followRunEvents({
     store: counted,
+    messages: new MemoryConversationStore(),
     hub: new RunEventHub(),
     caller: CALLER,
     runId,

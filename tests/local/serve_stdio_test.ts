@@ -7,24 +7,29 @@ import assert from "node:assert/strict";
 import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
 import { lockHolder } from "../../shared/local/data_dir_lock.ts";
 import { handPicked } from "../reliability/mcp_corpus_cases.ts";
-import { INITIALIZE, initializedDataDir, spawnProcess } from "../support/process.ts";
+import {
+  INITIALIZE,
+  initializedDataDir,
+  spawnProcess,
+  START_TIMEOUT_MS,
+} from "../support/process.ts";
 
 const stdio = (env: Record<string, string>) =>
   spawnProcess(["task", "--quiet", "mcp:stdio"], { env });
 
 const byId = (id: number) => (line: string) => JSON.parse(line).id === id;
 
-Deno.test("the stdio server exits with code 0 soon after the client closes stdin", async () => {
-  const server = stdio({ MCP_LOOP_DATA_DIR: "memory://" });
+Deno.test("the stdio server exits with code 0 after the client closes stdin", async () => {
+  const server = stdio({ MCP_LOOP_DATA_DIR: await initializedDataDir() });
   try {
     await server.send(INITIALIZE);
-    await server.waitForLine(byId(0), 30_000);
+    await server.waitForLine(byId(0));
     await server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await server.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     const listed = JSON.parse(await server.waitForLine(byId(1)));
     assert.ok(listed.result.tools.length >= 5);
     await server.closeStdin();
-    const status = await server.exited(5_000);
+    const status = await server.exited(START_TIMEOUT_MS);
     assert.ok(status, "the process is gone after stdin closed");
     assert.equal(status.code, 0);
   } finally {
@@ -38,7 +43,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const server = stdio({ MCP_LOOP_DATA_DIR: dataDir });
     try {
       await server.send(INITIALIZE);
-      await server.waitForLine(byId(0), 30_000);
+      await server.waitForLine(byId(0));
       await server.send({
         jsonrpc: "2.0",
         id: 1,
@@ -50,7 +55,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
       });
       await server.waitForLine(byId(1));
       server.child.kill(signal);
-      const status = await server.exited(10_000);
+      const status = await server.exited(START_TIMEOUT_MS);
       assert.equal(status?.code, 0, server.stderr());
     } finally {
       await server.kill();
@@ -65,10 +70,10 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 }
 
 Deno.test("malformed input on stdio gets JSON-RPC errors, readable -32602s, and the server keeps answering", async () => {
-  const server = stdio({ MCP_LOOP_DATA_DIR: "memory://" });
+  const server = stdio({ MCP_LOOP_DATA_DIR: await initializedDataDir() });
   try {
     await server.send(INITIALIZE);
-    await server.waitForLine(byId(0), 30_000);
+    await server.waitForLine(byId(0));
     // The HTTP corpus's JSON-RPC bodies, renumbered, plus lines that are not JSON at all.
     const bodies = await Promise.all(handPicked.map((c) => c.request().text().catch(() => "")));
     const requests = bodies.flatMap((body) => {
@@ -95,7 +100,7 @@ Deno.test("malformed input on stdio gets JSON-RPC errors, readable -32602s, and 
       await server.sendRaw(line);
     }
     await server.send({ jsonrpc: "2.0", id: 9_999, method: "tools/list" });
-    await server.waitForLine(byId(9_999), 30_000);
+    await server.waitForLine(byId(9_999));
     const answers = server.lines.map((line) => JSON.parse(line));
     const codes = answers.flatMap((a) => a.error ? [a.error.code] : []);
     assert.ok(sent.length >= 80, `only ${sent.length} requests`);
@@ -143,16 +148,17 @@ Deno.test({
       const marker = `marker-${crypto.randomUUID()}`;
       const server = spawnProcess(["--yes", "deno@2.9.6", "task", "--quiet", "mcp:stdio"], {
         command: "npx",
-        env: { MCP_LOOP_DATA_DIR: "memory://", MCP_LOOP_TEST_MARKER: marker },
+        env: { MCP_LOOP_DATA_DIR: await initializedDataDir(), MCP_LOOP_TEST_MARKER: marker },
       });
       try {
         await server.send(INITIALIZE);
-        await server.waitForLine(byId(0), 60_000);
+        await server.waitForLine(byId(0));
         assert.ok(processesWith(marker).length >= 2, "npx, deno task and the server run");
         if (how !== "stdin closed") server.child.kill("SIGTERM");
         await server.closeStdin();
-        await server.exited(10_000);
-        const deadline = Date.now() + 5_000;
+        await server.exited(START_TIMEOUT_MS);
+        // The others are not this process's children: their ends can only be polled for.
+        const deadline = Date.now() + START_TIMEOUT_MS;
         while (processesWith(marker).length > 0 && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }

@@ -50,29 +50,38 @@ function desktop() {
   };
 }
 
-Deno.test("the stdio bridge carries the session: a 2025-11-25 desktop client is asked to approve a call, and its answer runs it", async () => {
-  const t = await approvalsSetup();
-  const client = desktop();
-  const bridge = bridgeStdio({
-    url: t.url.href,
+/** The bridge to the approvals app for `client`, and the client's MCP handshake. */
+function bridgeFor(url: URL, client: ReturnType<typeof desktop>) {
+  return bridgeStdio({
+    url: url.href,
     token: KEYS.alice,
     logger: SILENT_LOGGER,
     transport: client.transport,
     output: client.output,
   });
+}
+
+async function handshake(
+  client: ReturnType<typeof desktop>,
+  name: string,
+  capabilities: Record<string, unknown>,
+): Promise<void> {
+  client.send({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name, version: "1" } },
+  });
+  await client.next((m) => m.id === 0);
+  client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+}
+
+Deno.test("the stdio bridge carries the session: a 2025-11-25 desktop client is asked to approve a call, and its answer runs it", async () => {
+  const t = await approvalsSetup();
+  const client = desktop();
+  const bridge = bridgeFor(t.url, client);
   try {
-    client.send({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: { form: {} } },
-        clientInfo: { name: "desktop", version: "1" },
-      },
-    });
-    await client.next((m) => m.id === 0);
-    client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await handshake(client, "desktop", { elicitation: { form: {} } });
     client.send({
       jsonrpc: "2.0",
       id: 1,
@@ -99,6 +108,32 @@ Deno.test("the stdio bridge carries the session: a 2025-11-25 desktop client is 
     "select count(*)::int as count from public.mcp_sessions where owner = 'key:alice' and client_info->>'name' = 'desktop'",
   );
   assert.equal(count, 0, "the session ended with the bridge");
+});
+
+Deno.test("through the bridge, a desktop client that cannot elicit is told what client to use, not to use stdio", async () => {
+  const t = await approvalsSetup();
+  const client = desktop();
+  const bridge = bridgeFor(t.url, client);
+  try {
+    await handshake(client, "plain-desktop", {});
+    client.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "delete_invoice", arguments: { id: "kept" } },
+    });
+    const answer = await client.next<{
+      result: { isError?: boolean; content: { text: string }[] };
+    }>((m) => m.id === 1);
+    const said = answer.result.content.map((c) => c.text).join("\n");
+    assert.equal(answer.result.isError, true);
+    assert.match(said, /did not declare the elicitation capability/);
+    assert.doesNotMatch(said, /stdio|without a session/);
+    assert.deepEqual(t.calls, []);
+  } finally {
+    await bridge.stop();
+    await t.close();
+  }
 });
 
 /** A fake MCP endpoint: each POST waits until `release`, then echoes its id with the method. */

@@ -1,32 +1,31 @@
 /** Deadlines share one timer: each still fires on time, and once all are cleared it holds nothing. */
 import assert from "node:assert/strict";
 import { deadlineState, startDeadline, TimeoutReason } from "../../shared/abort.ts";
+import { withFakeDeadlines } from "../support/fake_clock.ts";
 import { evalOutput } from "../support/process.ts";
 
-const firedAt = (signal: AbortSignal, started: number) =>
-  new Promise<number>((resolve) =>
-    signal.addEventListener("abort", () => resolve(performance.now() - started), { once: true })
-  );
-
-Deno.test("deadlines fire in time order, an earlier one started later included, with their reasons", async () => {
-  const started = performance.now();
-  const late = startDeadline(80);
-  const early = startDeadline(20, { kind: "step_timeout" });
-  const cleared = startDeadline(40);
-  cleared.clear();
-  const [lateMs, earlyMs] = await Promise.all([
-    firedAt(late.signal, started),
-    firedAt(early.signal, started),
-  ]);
-  assert.ok(earlyMs >= 19 && earlyMs < lateMs, `early ${earlyMs} ms, late ${lateMs} ms`);
-  assert.ok(lateMs >= 79, `late ${lateMs} ms`);
-  assert.equal(cleared.signal.aborted, false);
-  assert.ok(early.signal.reason instanceof TimeoutReason);
-  assert.equal((early.signal.reason as TimeoutReason).kind, "step_timeout");
-  assert.equal((late.signal.reason as TimeoutReason).kind, "deadline");
-  late.clear();
-  early.clear();
-});
+Deno.test("deadlines fire in time order, an earlier one started later included, with their reasons", () =>
+  withFakeDeadlines(async (clock) => {
+    const fired: string[] = [];
+    const late = startDeadline(80);
+    const early = startDeadline(20, { kind: "step_timeout" });
+    const cleared = startDeadline(40);
+    cleared.clear();
+    late.signal.addEventListener("abort", () => fired.push(`late at ${clock.now()}`));
+    early.signal.addEventListener("abort", () => fired.push(`early at ${clock.now()}`));
+    await clock.advance(19);
+    assert.deepEqual(fired, []);
+    await clock.advance(61);
+    assert.deepEqual(fired, ["early at 20", "late at 80"]);
+    assert.equal(cleared.signal.aborted, false);
+    assert.ok(early.signal.reason instanceof TimeoutReason);
+    assert.equal((early.signal.reason as TimeoutReason).kind, "step_timeout");
+    assert.equal((late.signal.reason as TimeoutReason).kind, "deadline");
+    late.clear();
+    early.clear();
+    // Every deadline is settled: the clock holds no timer.
+    assert.equal(clock.timers, 0);
+  }));
 
 Deno.test("a parent's abort passes down, and clearing every deadline leaves the timer holding nothing", () => {
   const parent = new AbortController();

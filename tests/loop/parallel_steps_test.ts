@@ -45,14 +45,21 @@ Deno.test("three independent read-only steps run together; results and context k
   let inFlight = 0;
   let maxInFlight = 0;
   const order: string[] = [];
+  // Each call waits for the test to release it; the test releases them once all three are in
+  // flight, in the reverse of plan order, so they finish in an order the plan does not have.
+  const releases = new Map<string, () => void>();
+  const allStarted = Promise.withResolvers<void>();
   const lookup = defineTool({
     name: "lookup",
     description: "Look something up",
-    argsSchema: z.object({ key: z.string(), ms: z.number() }),
+    argsSchema: z.object({ key: z.string() }),
     annotations: { readOnlyHint: true },
     run: async ({ args }) => {
       maxInFlight = Math.max(maxInFlight, ++inFlight);
-      await new Promise((resolve) => setTimeout(resolve, args.ms));
+      const released = Promise.withResolvers<void>();
+      releases.set(args.key, released.resolve);
+      if (releases.size === 3) allStarted.resolve();
+      await released.promise;
       inFlight--;
       order.push(args.key);
       return args.key;
@@ -60,14 +67,20 @@ Deno.test("three independent read-only steps run together; results and context k
   });
   const { runner } = buildLoop({
     planner: new ScriptedPlanner([
-      { tool: "lookup", args: { key: "slow", ms: 60 } },
-      { tool: "lookup", args: { key: "medium", ms: 30 } },
-      { tool: "lookup", args: { key: "fast", ms: 1 } },
+      { tool: "lookup", args: { key: "slow" } },
+      { tool: "lookup", args: { key: "medium" } },
+      { tool: "lookup", args: { key: "fast" } },
       { tool: "finalize_summary", args: {} },
     ]),
     tools: [lookup],
   });
-  const { data } = await runner.run(loopRequest());
+  const running = runner.run(loopRequest());
+  await allStarted.promise;
+  for (const key of ["fast", "medium", "slow"]) {
+    releases.get(key)!();
+    await Promise.resolve();
+  }
+  const { data } = await running;
   assert.equal(maxInFlight, 3);
   assert.deepEqual(order, ["fast", "medium", "slow"]);
   assert.deepEqual(data.intermediateResults.map((r) => r.output).slice(0, 3), [
@@ -79,9 +92,10 @@ Deno.test("three independent read-only steps run together; results and context k
   assert.equal(data.summaryMessage, "lookup: slow\nlookup: medium\nlookup: fast");
 });
 
-Deno.test("three read-only remote calls of 600 ms are in flight at the same time", async () => {
+Deno.test("three read-only remote calls are in flight at the same time", async () => {
   const fixture = RemoteMcpFixture.start();
-  const sleep = { tool: "fixture__sleep", args: { ms: 600 } };
+  // Each call answers once all three wait at once: calls made one by one would wait a minute.
+  const sleep = { tool: "fixture__sleep", args: { ms: 60_000, together: 3 } };
   const app = await mcpApp(
     {
       MCP_LOOP_REMOTE_SERVERS: JSON.stringify([{ name: "fixture", url: fixture.url }]),

@@ -6,6 +6,7 @@ import type { PlanInput } from "../../shared/ports.ts";
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { ScriptedPlanner, ScriptedRepairingPlanner } from "../fakes/scripted_planner.ts";
+import { settle, withFakeDeadlines } from "../support/fake_clock.ts";
 import { buildLoop, loopRequest } from "../support/loop_fixture.ts";
 
 /** `create_item` returns `{id}`; `tag_item` needs that id; `hang` waits for its signal. */
@@ -43,12 +44,20 @@ function itemTools(calls: string[]): ToolDefinition[] {
       description: "Waits until aborted",
       argsSchema: z.object({}),
       run: ({ signal }) =>
-        new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+        new Promise((_, reject) => {
+          calls.push("hang");
+          signal.addEventListener("abort", () => reject(signal.reason));
+        }),
     }),
   ];
 }
 
 const ref = (pointer: string) => ({ $ref: pointer });
+
+/** Resolves once the `hang` tool has started (it records itself in `calls`). */
+async function hangStarted(calls: string[]): Promise<void> {
+  while (!calls.includes("hang")) await settle();
+}
 
 Deno.test("a later step of a plan takes an earlier step's output through a reference", async () => {
   const calls: string[] = [];
@@ -207,30 +216,34 @@ Deno.test("an empty first plan stops with empty_plan", async () => {
   assert.deepEqual(data.usage, { modelCalls: 0, promptTokens: 0, completionTokens: 0 });
 });
 
-Deno.test("the deadline cuts a multi-round run: steps stop, the turn is stored, stopReason deadline", async () => {
-  const calls: string[] = [];
-  const store = new MemoryConversationStore();
-  const { runner } = buildLoop({
-    planner: new ScriptedPlanner(
-      [{ tool: "create_item", args: { name: "g" } }],
-      [{ tool: "hang", args: {} }, { tool: "finalize_summary", args: {} }],
-    ),
-    tools: itemTools(calls),
-    options: { deadlineMs: 300 },
-    store,
-  });
-  const { data } = await runner.run(loopRequest());
-  assert.equal(data.stopReason, "deadline");
-  assert.equal(data.rounds, 2);
-  assert.deepEqual(data.intermediateResults.map((r) => [r.tool, r.code ?? "ok"]), [
-    ["create_item", "ok"],
-    ["hang", "DEADLINE_EXCEEDED"],
-    ["finalize_summary", "DEADLINE_EXCEEDED"],
-  ]);
-  // The user's message and all three audit rows were stored.
-  assert.equal(store.rows.filter((row) => row.role === "user").length, 1);
-  assert.equal(store.events.length, 3);
-});
+Deno.test("the deadline cuts a multi-round run: steps stop, the turn is stored, stopReason deadline", () =>
+  withFakeDeadlines(async (clock) => {
+    const calls: string[] = [];
+    const store = new MemoryConversationStore();
+    const { runner } = buildLoop({
+      planner: new ScriptedPlanner(
+        [{ tool: "create_item", args: { name: "g" } }],
+        [{ tool: "hang", args: {} }, { tool: "finalize_summary", args: {} }],
+      ),
+      tools: itemTools(calls),
+      options: { deadlineMs: 300 },
+      store,
+    });
+    const running = runner.run(loopRequest());
+    await hangStarted(calls);
+    await clock.advance(300);
+    const { data } = await running;
+    assert.equal(data.stopReason, "deadline");
+    assert.equal(data.rounds, 2);
+    assert.deepEqual(data.intermediateResults.map((r) => [r.tool, r.code ?? "ok"]), [
+      ["create_item", "ok"],
+      ["hang", "DEADLINE_EXCEEDED"],
+      ["finalize_summary", "DEADLINE_EXCEEDED"],
+    ]);
+    // The user's message and all three audit rows were stored.
+    assert.equal(store.rows.filter((row) => row.role === "user").length, 1);
+    assert.equal(store.events.length, 3);
+  }));
 
 Deno.test("a planner failing in a later round ends the run with planner_failed, keeping what ran", async () => {
   const calls: string[] = [];

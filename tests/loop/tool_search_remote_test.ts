@@ -23,8 +23,9 @@ class RecordingEmbedder implements Embedder {
   }
 }
 
+/** Polls `check` (the registry has no event for it); a minute is a bound for a broken link. */
 async function until(check: () => boolean, what: string) {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 60_000;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

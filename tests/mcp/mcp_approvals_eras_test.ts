@@ -16,6 +16,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextp
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createJsonSchemaValidator } from "../../shared/mcp/json_schema_validator.ts";
 import { approvalsSetup, isError, KEYS, text } from "../support/mcp_approvals_fixture.ts";
+import { initializedDataDir } from "../support/process.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -48,11 +49,11 @@ Deno.test("MCP 2025-11-25 over HTTP without sessions: a call needing approval is
     assert.equal(isError(result), true);
     assert.match(
       text(result),
-      /MCP 2025-11-25 over HTTP, which this endpoint serves without sessions/,
+      /MCP 2025-11-25 over HTTP without a session \(it sent no Mcp-Session-Id header\)/,
     );
     assert.match(
       text(result),
-      /over HTTP with protocol version 2026-07-28, or 2025-11-25 with a session, or over stdio/,
+      /an MCP client that declares elicitation \(form mode\) when it connects/,
     );
     assert.match(text(result), /POST \/mcp-loop\/runs\/\{runId\}\/approvals/);
     assert.deepEqual(asked, []);
@@ -69,14 +70,17 @@ Deno.test("MCP 2025-11-25 over HTTP without sessions: a call needing approval is
   }
 });
 
-/** `deno task mcp:stdio` where starting a refinement loop (a write) needs approval. */
-function stdioServer() {
+/**
+ * `deno task mcp:stdio` where starting a refinement loop (a write) needs approval, on a copy of a
+ * migrated data folder (no initdb in the child).
+ */
+async function stdioServer() {
   return {
     command: Deno.execPath(),
     args: ["task", "--quiet", "--cwd", root, "mcp:stdio"],
     env: {
       ...Deno.env.toObject(),
-      MCP_LOOP_DATA_DIR: "memory://",
+      MCP_LOOP_DATA_DIR: await initializedDataDir(),
       MCP_LOOP_LOG_LEVEL: "warn",
       MCP_LOOP_APPROVAL: "writes",
     },
@@ -87,7 +91,7 @@ function stdioServer() {
 Deno.test("MCP 2025-11-25 over stdio: the client is sent elicitation/create, and the approved call runs", async () => {
   const asked: unknown[] = [];
   const client = approvingLegacyClient(asked);
-  await client.connect(new StdioClientTransport(stdioServer()));
+  await client.connect(new StdioClientTransport(await stdioServer()));
   try {
     const started = await client.callTool({
       name: "initialize_refinement_loop",
@@ -116,7 +120,7 @@ Deno.test("MCP 2026-07-28 over stdio: the input_required rounds ask, and the app
     asked.push(request.params);
     return Promise.resolve({ action: "accept", content: { approve: true } });
   });
-  await client.connect(new ModernStdio(stdioServer()));
+  await client.connect(new ModernStdio(await stdioServer()));
   try {
     assert.equal(client.getProtocolEra(), "modern");
     const started = await client.callTool({

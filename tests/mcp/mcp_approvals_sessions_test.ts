@@ -241,7 +241,7 @@ Deno.test("MCP 2025-11-25 over HTTP without elicitation: no session, and a call 
     assert.match(text(result), /did not declare the elicitation capability \(form mode\)/);
     assert.match(
       text(result),
-      /over HTTP with protocol version 2026-07-28, or 2025-11-25 with a session/,
+      /a 2025-11-25 client over HTTP then sends the Mcp-Session-Id header it gets back/,
     );
     assert.match(text(result), /POST \/mcp-loop\/runs\/\{runId\}\/approvals/);
     assert.doesNotMatch(text(result), /approved: true/);

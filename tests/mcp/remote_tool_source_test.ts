@@ -21,7 +21,7 @@ function remoteEnv(url: string) {
 /** Remote servers that failed are tried again soon (the default waits a second). */
 const RETRY_SOON = { mcp: { remoteRetryMs: 50 } };
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000) {
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -1,6 +1,6 @@
 /** Sign-in discovery for MCP clients: the 401 challenge and the protected-resource metadata (RFC 9728). */
 import assert from "node:assert/strict";
-import { freePort, SERVE_ARGS, spawnProcess } from "../support/process.ts";
+import { freePort, initializedDataDir, SERVE_ARGS, spawnProcess } from "../support/process.ts";
 import { testApp } from "../support/test_app.ts";
 
 const SUPABASE = { SUPABASE_URL: "https://abc.supabase.co", SUPABASE_JWT_SECRET: "x".repeat(40) };
@@ -112,10 +112,10 @@ Deno.test("deno task start with authentication on: a 401 without Origin points a
   const port = freePort();
   // `deno task start`'s command, run directly so the server is this process's own child.
   const server = spawnProcess([...SERVE_ARGS], {
-    env: { PORT: String(port), MCP_LOOP_DATA_DIR: "memory://", ...LOCAL_STACK },
+    env: { PORT: String(port), MCP_LOOP_DATA_DIR: await initializedDataDir(), ...LOCAL_STACK },
   });
   try {
-    await server.waitForLine((line) => line.includes("/mcp-loop/mcp"), 60_000);
+    await server.waitForLine((line) => line.includes("/mcp-loop/mcp"));
     const refused = await fetch(`http://127.0.0.1:${port}/mcp-loop/mcp`, {
       method: "POST",
       headers: {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import appTools from "../../functions/mcp-loop/tools.ts";
+import { initializedDataDir } from "../support/process.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -11,7 +12,11 @@ Deno.test("deno task mcp:stdio serves the same tools to a desktop client over st
     new StdioClientTransport({
       command: Deno.execPath(),
       args: ["task", "--quiet", "--cwd", root, "mcp:stdio"],
-      env: { ...Deno.env.toObject(), MCP_LOOP_DATA_DIR: "memory://", MCP_LOOP_LOG_LEVEL: "warn" },
+      env: {
+        ...Deno.env.toObject(),
+        MCP_LOOP_DATA_DIR: await initializedDataDir(),
+        MCP_LOOP_LOG_LEVEL: "warn",
+      },
       stderr: "ignore",
     }),
   );

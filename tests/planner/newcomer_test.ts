@@ -1,17 +1,19 @@
 /**
  * A newcomer with nothing configured (the offline planner, the hashing
- * embedder, PGlite in memory, the shipped tools) asks what people ask; each
- * case is tried in several wordings, the issue's own example among them.
+ * embedder, PGlite, the shipped tools) asks what people ask; each case is
+ * tried in several wordings, the issue's own example among them. PGlite opens
+ * a copy of a migrated folder, which saves the test a first start's initdb.
  */
 import assert from "node:assert/strict";
 import tools from "../../functions/mcp-loop/tools.ts";
 import { createLoop } from "../../shared/app/create_loop.ts";
 import type { MCPResponse } from "../../shared/contracts.ts";
+import { initializedDataDir } from "../support/process.ts";
 
 type Data = MCPResponse["data"];
 
 Deno.test("a newcomer's everyday requests get the right tools and a readable reply", async (t) => {
-  const loop = createLoop({ tools });
+  const loop = createLoop({ tools, dataDir: await initializedDataDir() });
   const session = `newcomer-${crypto.randomUUID()}`;
   const ask = async (content: string, sessionId = session): Promise<Data> =>
     (await loop.run({ mode: "general", sessionId, messages: [{ role: "user", content }] })).data;

@@ -9,10 +9,10 @@ import { createRefinementTools } from "../../shared/refinement/refinement_tools.
 import { SqlRefinementStore } from "../../shared/store/sql_refinement_store.ts";
 import { ToolRegistry } from "../../shared/tools/tool_registry.ts";
 import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
-import { applyMigrations } from "../../shared/store/migrations.ts";
 import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
 import { sharedPglite } from "../support/pglite.ts";
+import { initializedDataDir } from "../support/process.ts";
 import { post, validBody } from "../support/test_app.ts";
 
 function registryWith(
@@ -212,11 +212,10 @@ Deno.test("a signed-in user's loops are private to them under RLS", async () => 
 });
 
 Deno.test("a loop created before a restart still answers get_loop_status", async () => {
-  const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-refine-" });
+  const dataDir = await initializedDataDir(); // migrated already
   const who = caller();
   try {
     const first = await PgliteSql.open({ dataDir });
-    await applyMigrations(first);
     const { loop } = await statuses(registryWith(new SqlRefinementStore(first)), who, "plan", [
       50,
       65,

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
+import { withFakeDeadlines } from "../support/fake_clock.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 import { ALICE, runsLoop } from "../support/runs_fixture.ts";
 
@@ -143,24 +144,28 @@ Deno.test("cancel while a run waits for approval: cancelled at once, and the cal
   assert.equal((await runStore.get(ALICE, runId))?.status, "cancelled");
 });
 
-Deno.test("cancel a run paused at its deadline: cancelled, and its remaining steps never run", async () => {
-  const calls: string[] = [];
-  const { list } = tools(calls);
-  const { runner, runStore } = runsLoop({
-    planner: new ScriptedPlanner([{ tool: "hold", args: {} }, { tool: "note", args: {} }]),
-    tools: list,
-    deadlineMs: 50,
-  });
-  // `hold` only ends when the deadline aborts it: the run pauses with `note` not reached.
-  const paused = await runner.run(loopRequest("hold then note"), { caller: ALICE });
-  assert.equal(paused.data.stopReason, "deadline");
-  const runId = paused.data.runId!;
-  assert.equal((await runStore.get(ALICE, runId))?.status, "paused");
-  const view = await runner.cancel(runId, { caller: ALICE });
-  assert.equal(view.status, "cancelled");
-  await assert.rejects(runner.resume(runId, { caller: ALICE }), /it is cancelled/);
-  assert.deepEqual(calls, ["hold:started", "hold:aborted"], "note never ran");
-});
+Deno.test("cancel a run paused at its deadline: cancelled, and its remaining steps never run", () =>
+  withFakeDeadlines(async (clock) => {
+    const calls: string[] = [];
+    const { list, holdStarted } = tools(calls);
+    const { runner, runStore } = runsLoop({
+      planner: new ScriptedPlanner([{ tool: "hold", args: {} }, { tool: "note", args: {} }]),
+      tools: list,
+      deadlineMs: 50,
+    });
+    // `hold` only ends when the deadline aborts it: the run pauses with `note` not reached.
+    const pausing = runner.run(loopRequest("hold then note"), { caller: ALICE });
+    await holdStarted();
+    await clock.advance(50);
+    const paused = await pausing;
+    assert.equal(paused.data.stopReason, "deadline");
+    const runId = paused.data.runId!;
+    assert.equal((await runStore.get(ALICE, runId))?.status, "paused");
+    const view = await runner.cancel(runId, { caller: ALICE });
+    assert.equal(view.status, "cancelled");
+    await assert.rejects(runner.resume(runId, { caller: ALICE }), /it is cancelled/);
+    assert.deepEqual(calls, ["hold:started", "hold:aborted"], "note never ran");
+  }));
 
 Deno.test("a final status is final: cancelling a finished run changes nothing", async () => {
   const calls: string[] = [];

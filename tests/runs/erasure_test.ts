@@ -17,6 +17,7 @@ import { hashingVector } from "../../shared/text/hashing_vector.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 import { ScriptedPlanner } from "../fakes/scripted_planner.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
+import { withFakeDeadlines } from "../support/fake_clock.ts";
 import { mcpApp } from "../support/mcp_fixture.ts";
 import { sharedPglite } from "../support/pglite.ts";
 
@@ -155,32 +156,36 @@ Deno.test("deleting a session while its first compaction is being written keeps 
   assert.equal(await summaries.load(caller, sessionId, 2), undefined);
 });
 
-Deno.test("a run going on in the background when its session is deleted stores nothing", async () => {
-  const holding = holdingTool();
-  const secret = `secret-${crypto.randomUUID()}`;
-  const background: Promise<unknown>[] = [];
-  const runtime: RuntimeInfo = { kind: "local", keepAlive: (work) => background.push(work) };
-  const app = await mcpApp({ MCP_LOOP_DEADLINE_MS: "150" }, {
-    tools: [holding.tool],
-    planner: new ScriptedPlanner(() => [{ tool: "note_secret", args: { secret } }]),
-    runtime,
-  }, { runs: { backgroundContinuations: 1 } });
-  try {
-    const request = loopRequest(`note ${secret}`);
-    // The first try holds until its deadline: the run pauses, then goes on by itself.
-    const paused = await app.run(request);
-    assert.equal(paused.data.stopReason, "deadline");
-    await holding.started(2); // the first try's, then the background continuation's
-    assert.equal(await del(app, `/sessions/${request.sessionId}`), 200);
-    holding.release();
-    await Promise.allSettled(background);
-    assert.deepEqual(await leftOf(request.sessionId, secret), {
-      messages: 0,
-      runs: 0,
-      summaries: 0,
-      leaked: 0,
-    });
-  } finally {
-    await app.close();
-  }
-});
+Deno.test("a run going on in the background when its session is deleted stores nothing", () =>
+  withFakeDeadlines(async (clock) => {
+    const holding = holdingTool();
+    const secret = `secret-${crypto.randomUUID()}`;
+    const background: Promise<unknown>[] = [];
+    const runtime: RuntimeInfo = { kind: "local", keepAlive: (work) => background.push(work) };
+    const app = await mcpApp({ MCP_LOOP_DEADLINE_MS: "150" }, {
+      tools: [holding.tool],
+      planner: new ScriptedPlanner(() => [{ tool: "note_secret", args: { secret } }]),
+      runtime,
+    }, { runs: { backgroundContinuations: 1 } });
+    try {
+      const request = loopRequest(`note ${secret}`);
+      // The first try holds until its deadline: the run pauses, then goes on by itself.
+      const pausing = app.run(request);
+      await holding.started(1);
+      await clock.advance(150);
+      const paused = await pausing;
+      assert.equal(paused.data.stopReason, "deadline");
+      await holding.started(2); // the first try's, then the background continuation's
+      assert.equal(await del(app, `/sessions/${request.sessionId}`), 200);
+      holding.release();
+      await Promise.allSettled(background);
+      assert.deepEqual(await leftOf(request.sessionId, secret), {
+        messages: 0,
+        runs: 0,
+        summaries: 0,
+        leaked: 0,
+      });
+    } finally {
+      await app.close();
+    }
+  }));

@@ -9,7 +9,8 @@ import {
   initializedDataDir,
   SERVE_ARGS,
   spawnProcess,
-  waitUntilOk,
+  START_TIMEOUT_MS,
+  untilReady,
 } from "../support/process.ts";
 
 const KEY = "alice-key-0123456789";
@@ -24,6 +25,7 @@ function server(port: number, dataDir: string) {
         MCP_LOOP_DATA_DIR: dataDir,
         MCP_LOOP_API_KEYS: `alice=${KEY}`,
         MCP_LOOP_APPROVAL: "writes",
+        MCP_LOOP_LOG_LEVEL: "info",
       },
     },
   );
@@ -60,7 +62,7 @@ Deno.test("SIGKILL while a run waits for approval; after a restart the approval 
   let runId: string;
   let approvalId: string;
   try {
-    await waitUntilOk(`${base}/health`, 30_000);
+    await untilReady(first);
     const res = await call(base, "", {
       mode: "general",
       sessionId: "crash-1",
@@ -77,7 +79,7 @@ Deno.test("SIGKILL while a run waits for approval; after a restart the approval 
 
   const second = server(port, dataDir);
   try {
-    await waitUntilOk(`${base}/health`, 30_000);
+    await untilReady(second);
     const { data: view } = await (await fetch(`${base}/runs/${runId}`, {
       headers: { authorization: `Bearer ${KEY}` },
     })).json();
@@ -100,7 +102,7 @@ Deno.test("SIGKILL while a run waits for approval; after a restart the approval 
     assert.equal(await loops(base), 1);
   } finally {
     second.child.kill("SIGTERM");
-    await second.exited(15_000);
+    await second.exited(START_TIMEOUT_MS);
     await second.kill();
   }
 });

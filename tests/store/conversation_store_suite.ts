@@ -296,4 +296,35 @@ export function conversationStoreSuite(
     // A prefix is text, not a pattern.
     assert.deepEqual(await store.listSessions(alice, "%", 100), []);
   });
+
+  test(`${name}: messages by id are the caller's own, oldest first; unknown ids and others' are skipped`, async () => {
+    const store = await makeStore();
+    const [alice, bob] = [user(), user()];
+    const keys: Caller[] = [{ userId: null, owner: "key:a" }, { userId: null, owner: "key:b" }];
+    const session = `ids-${crypto.randomUUID()}`;
+    await say(store, alice, session, "alice's first", "alice's reply");
+    await say(store, bob, session, "bob's own words");
+    await say(store, keys[0], session, "key A's note");
+    const [first, reply] = await store.listMessages(alice, session, 10);
+    const [bobs] = await store.listMessages(bob, session, 10);
+    const [keyA] = await store.listMessages(keys[0], session, 10);
+    const asked = [reply.id, bobs.id, keyA.id, crypto.randomUUID(), "not-a-uuid", first.id];
+
+    const found = await store.messagesByIds(alice, asked);
+    assert.deepEqual(found, [first, reply]);
+    assert.deepEqual(found.map((m) => [m.role, m.content, m.sessionId]), [
+      ["user", "alice's first", session],
+      ["assistant", "alice's reply", session],
+    ]);
+    assert.deepEqual((await store.messagesByIds(bob, asked)).map((m) => m.content), [
+      "bob's own words",
+    ]);
+    assert.deepEqual((await store.messagesByIds(keys[0], asked)).map((m) => m.content), [
+      "key A's note",
+    ]);
+    for (const other of [keys[1], ANONYMOUS]) {
+      assert.deepEqual(await store.messagesByIds(other, asked), [], other.owner);
+    }
+    assert.deepEqual(await store.messagesByIds(alice, []), []);
+  });
 }

@@ -46,6 +46,9 @@ const ATTACKS: Record<string, (v: Tenant) => string[][]> = {
     lit(v.owner),
     "null",
   ]],
+  "get_chat_messages(text,uuid[])": (
+    v,
+  ) => [[lit(v.owner), `array[${v.messages.map(lit)}]::uuid[]`]],
   "get_working_memory(text)": (v) => [[lit(v.owner)]],
   "hybrid_match_chat_messages(text,text,vector,text,integer,double precision,text,uuid[],double precision,double precision,integer,text)":
     (v) =>

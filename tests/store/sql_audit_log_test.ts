@@ -23,6 +23,7 @@ function recordingSql(): {
   waitForWrites: (n: number) => Promise<void>;
 } {
   const writes: Write[] = [];
+  let wrote = () => {};
   const query = <T>(text: string, params: unknown[] = []): Promise<T[]> => {
     assert.match(text, /write_mcp_events/);
     const [, owner, , , rows] = params as [string | null, string, string, string | null, string];
@@ -32,6 +33,7 @@ function recordingSql(): {
         tools: (JSON.parse(rows) as { tool: string }[]).map((row) => row.tool),
         finish: (error) => error ? reject(error) : resolve([]),
       });
+      wrote();
     });
   };
   const sql: Sql = {
@@ -40,10 +42,16 @@ function recordingSql(): {
     transaction: <T>(fn: (tx: SqlTx) => Promise<T>) => fn(sql),
     close: () => Promise.resolve(),
   };
+  /** Waits for the `n`th write (a minute at most: only a broken log takes that long). */
   const waitForWrites = async (n: number) => {
-    for (let i = 0; i < 100 && writes.length < n; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = new Promise<void>((resolve) => timer = setTimeout(resolve, 60_000));
+    let waited = false;
+    while (writes.length < n && !waited) {
+      const next = new Promise<void>((resolve) => wrote = resolve);
+      waited = await Promise.race([next.then(() => false), giveUp.then(() => true)]);
     }
+    clearTimeout(timer);
     assert.equal(writes.length, n, `expected ${n} writes, saw ${writes.length}`);
   };
   return { sql, writes, waitForWrites };

@@ -8,10 +8,10 @@
  * set over what they were before the request. Then it reads the export again,
  * whole, to check the document (after the measurement).
  */
-import { PgliteSql } from "../../shared/adapters/pglite/pglite_sql.ts";
+
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
-import { applyMigrations } from "../../shared/store/migrations.ts";
+import { openMigrated } from "./pglite.ts";
 
 /** What makes the history: messages of 60,000 characters over 30 sessions, and a tool call each. */
 const MESSAGES = 900;
@@ -20,8 +20,7 @@ const CHARS = 60_000;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --v8-flags=--expose-gc");
 
-const sql = await PgliteSql.open({ dataDir: "memory://" });
-await applyMigrations(sql);
+const sql = await openMigrated();
 await sql.query(
   `insert into public.chat_messages (session_id, owner, role, content)
    select 'session-' || (i % 30), 'anonymous', 'user', left(repeat(md5(i::text), $2::int / 32 + 1), $2::int)
@@ -75,3 +74,5 @@ console.log(JSON.stringify({
   longest: Math.max(...document.data.messages.map((m: { content: string }) => m.content.length)),
 }));
 await app.close();
+// The app leaves the database it was given open; an open one started from a dump holds the process.
+await sql.close();

@@ -7,6 +7,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import type { AppOverrides } from "../../shared/app/app.ts";
 import { serve } from "./mcp_fixture.ts";
 import { testApp } from "./test_app.ts";
+import { START_TIMEOUT_MS } from "./process.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const FLAGS = [
@@ -48,6 +49,8 @@ export async function withPage(
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     const page = await browser.newPage({ viewport });
+    // A bound for a broken page, not a measure of speed: three suites on two cores are slow.
+    page.setDefaultTimeout(START_TIMEOUT_MS);
     const errors: string[] = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     page.on("pageerror", (e) => errors.push(e.message));

@@ -116,6 +116,8 @@ export interface Tenant {
   /** A word only this tenant writes. */
   word: string;
   runs: { done: string; running: string };
+  /** The ids of its messages. */
+  messages: string[];
   loop: string;
   approval: string;
   /** Its MCP session (with one question waiting). */
@@ -188,6 +190,10 @@ export async function seedTenant(
     ]);
     await tx.query("select public.mark_chat_erasure($1, md5($2))", [owner, `${session}-gone`]);
     await tx.query("select public.take_caller_quota($1, 10, 0, 0)", [owner]);
+    const messages = (await tx.query<{ id: string }>(
+      "select id from public.chat_messages where owner = $1 and session_id = $2 order by seq",
+      [owner, session],
+    )).map((row) => row.id);
     const mcpSession = newSessionId();
     await tx.query(
       `insert into public.mcp_sessions (id, owner, protocol_version, client_info, expires_at)
@@ -199,7 +205,7 @@ export async function seedTenant(
        values ($1, 'q-0', $2, '1', now() + interval '1 minute')`,
       [mcpSession, owner],
     );
-    return { runs, loop, approval, mcpSession };
+    return { runs, messages, loop, approval, mcpSession };
   };
   const written = userId
     ? await sql.transaction(async (tx) => {

@@ -38,6 +38,12 @@ export function serveOptionsEnv(
   return { MCP_LOOP_TEST_SERVE: JSON.stringify(serve) };
 }
 
+/**
+ * How long a process may take to print what a test waits for before the test gives up: only a
+ * broken process takes this long, though three copies of the suite on two cores come close.
+ */
+export const START_TIMEOUT_MS = 120_000;
+
 /** A free TCP port on loopback. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -57,8 +63,13 @@ export interface Spawned {
   send(message: unknown): Promise<void>;
   /** Writes `text` and a newline to stdin as it is. */
   sendRaw(text: string): Promise<void>;
-  /** Waits for a stdout line matching `test`. */
+  /**
+   * Waits for a stdout line matching `test`; fails when the output ends without one, or after
+   * `timeoutMs` (a bound for a broken process, not a measure of speed).
+   */
   waitForLine(test: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Waits for stderr to match `pattern` (same bounds as `waitForLine`). */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
   /** Closes stdin, as a client that goes away does. */
   closeStdin(): Promise<void>;
   /** The exit status, or undefined if it did not exit within `timeoutMs`. */
@@ -91,7 +102,11 @@ export function spawnProcess(
   }).spawn();
   const lines: string[] = [];
   let errText = "";
-  let wake = () => {};
+  let ended = false;
+  const wakers = new Set<() => void>();
+  const wake = () => {
+    for (const waker of wakers) waker();
+  };
   const reading = (async () => {
     let buffer = "";
     for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
@@ -103,8 +118,46 @@ export function spawnProcess(
     }
   })();
   const readingErr = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) errText += chunk;
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      errText += chunk;
+      wake();
+    }
   })();
+  void Promise.allSettled([reading, readingErr]).then(() => {
+    ended = true;
+    wake();
+  });
+  /** Resolves with `found()` once it is defined, after each chunk of output. */
+  async function until<T>(found: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    const timeout = new Promise<void>((resolve) =>
+      timer = setTimeout(() => {
+        timedOut = true;
+        resolve();
+      }, timeoutMs)
+    );
+    try {
+      for (;;) {
+        const value = found();
+        if (value !== undefined) return value;
+        if (ended || timedOut) {
+          throw new Error(
+            `${what} ${ended ? "before the output ended" : `within ${timeoutMs} ms`}; stderr: ${
+              errText.slice(-800)
+            }`,
+          );
+        }
+        let waker = () => {};
+        const woken = new Promise<void>((resolve) => waker = resolve);
+        wakers.add(waker);
+        await Promise.race([woken, timeout]);
+        wakers.delete(waker);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   const writer = child.stdin.getWriter();
   let stdinOpen = true;
   const status = child.status;
@@ -114,17 +167,10 @@ export function spawnProcess(
     stderr: () => errText,
     send: (message) => writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`)),
     sendRaw: (text) => writer.write(new TextEncoder().encode(`${text}\n`)),
-    async waitForLine(test, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = lines.find(test);
-        if (found) return found;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 50);
-        });
-      }
-      throw new Error(`no matching line within ${timeoutMs} ms; stderr: ${errText.slice(-800)}`);
+    waitForLine: (test, timeoutMs = START_TIMEOUT_MS) =>
+      until(() => lines.find(test), "no matching line", timeoutMs),
+    waitForStderr: async (pattern, timeoutMs = START_TIMEOUT_MS) => {
+      await until(() => pattern.test(errText) || undefined, `no ${pattern} on stderr`, timeoutMs);
     },
     async closeStdin() {
       if (!stdinOpen) return;
@@ -153,7 +199,20 @@ export function spawnProcess(
   };
 }
 
-/** Polls `url` until it answers 200 (or gives up after `timeoutMs`). */
+/**
+ * Waits until a server started like `deno task start` listens and its database is ready: the
+ * line it prints once listening, then the "database ready" entry of its log (written at the
+ * `info` level, which the server must be started with).
+ */
+export async function untilReady(server: Spawned, timeoutMs = START_TIMEOUT_MS): Promise<void> {
+  await server.waitForLine((line) => line.includes("listening on"), timeoutMs);
+  await server.waitForLine((line) => line.includes('"database ready"'), timeoutMs);
+}
+
+/**
+ * Polls `url` until it answers 200 (or gives up after `timeoutMs`): for benchmarks that start a
+ * server without reading its output. Tests wait for what the server prints (`untilReady`).
+ */
 export async function waitUntilOk(url: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -168,8 +227,6 @@ export async function waitUntilOk(url: string, timeoutMs = 20_000): Promise<void
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
 }
-
-let template: Promise<string> | undefined;
 
 /** Folders to delete when the test process ends (a data folder is 40–60 MB). */
 const leftovers = new Set<string>();
@@ -191,20 +248,12 @@ export async function tempDirRemovedAtExit(prefix: string): Promise<string> {
 }
 
 /**
- * A PGlite data folder with the migrations applied, copied from one made once
- * per test process (a first start takes seconds; reopening a copy does not).
+ * A PGlite data folder with the migrations applied: a copy of one made once from the tests'
+ * dump (see pglite.ts), since a first start takes seconds and copying does not.
  */
 export async function initializedDataDir(): Promise<string> {
-  template ??= (async () => {
-    const dir = await tempDirRemovedAtExit("mcp-loop-template-");
-    const { PgliteSql } = await import("../../shared/adapters/pglite/pglite_sql.ts");
-    const { applyMigrations } = await import("../../shared/store/migrations.ts");
-    const sql = await PgliteSql.open({ dataDir: dir });
-    await applyMigrations(sql);
-    await sql.close();
-    return dir;
-  })();
-  const source = await template;
+  const { migratedDataDir } = await import("./pglite.ts");
+  const source = await migratedDataDir();
   const copy = await tempDirRemovedAtExit("mcp-loop-data-");
   const status = await new Deno.Command("cp", { args: ["-a", `${source}/.`, copy] }).output();
   if (!status.success) throw new Error(`could not copy ${source}`);

@@ -22,6 +22,7 @@ export function sqlStores(sql: Sql, options: Partial<MemoryOptions> = {}): FullS
     listMessages: (caller, sessionId, limit) =>
       conversations.listMessages(caller, sessionId, limit),
     listSessions: (caller, prefix, limit) => conversations.listSessions(caller, prefix, limit),
+    messagesByIds: (caller, ids) => conversations.messagesByIds(caller, ids),
     getMemory: (caller) => memory.getMemory(caller),
     putMemory: (caller, document, version) => memory.putMemory(caller, document, version),
     deleteSession: (caller, sessionId, opts) => data.deleteSession(caller, sessionId, opts),

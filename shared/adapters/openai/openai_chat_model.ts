@@ -15,7 +15,6 @@
  * documented limits, so this is a last resort, not a cost every isolate pays);
  * a refused JSON schema format falls back to JSON mode, then to no format.
  */
-import OpenAI from "openai";
 import { AppError } from "../../errors.ts";
 import {
   type ChatCompletion,
@@ -25,6 +24,12 @@ import {
   SILENT_LOGGER,
   type TokenUsage,
 } from "../../ports.ts";
+import {
+  type ChatCompletionParams,
+  type CompletionUsage,
+  OpenAiApiError,
+  type OpenAiClient,
+} from "./openai_client.ts";
 import { modelError } from "./openai_errors.ts";
 import { isOpenAiApi, modelTraits, refusedParameter } from "./openai_models.ts";
 
@@ -75,7 +80,7 @@ const MAX_REFUSED_SCHEMAS = 32;
 /** Completes chats with `model` (default `gpt-4o`, temperature 0.3, 1000 tokens). */
 export class OpenAiChatModel implements ChatModel {
   readonly model: string;
-  readonly #client: OpenAI;
+  readonly #client: OpenAiClient;
   readonly #temperature: number;
   readonly #maxTokens: number;
   readonly #reasoning: boolean;
@@ -88,7 +93,7 @@ export class OpenAiChatModel implements ChatModel {
   #responseFormat: ResponseFormat;
 
   constructor(
-    client: OpenAI,
+    client: OpenAiClient,
     {
       model = "gpt-4o",
       temperature = 0.3,
@@ -132,12 +137,13 @@ export class OpenAiChatModel implements ChatModel {
       try {
         return await this.#call(request, format, strict);
       } catch (error) {
-        const retry = attempt < MAX_ADJUSTMENTS && error instanceof OpenAI.BadRequestError
-          ? this.#adjust(error, format, strict)
-          : undefined;
+        const retry =
+          attempt < MAX_ADJUSTMENTS && error instanceof OpenAiApiError && error.status === 400
+            ? this.#adjust(error, format, strict)
+            : undefined;
         if (retry === "not strict") {
           strict = false;
-          this.#rememberRefused(request.jsonSchema!, error as InstanceType<typeof OpenAI.APIError>);
+          this.#rememberRefused(request.jsonSchema!, error as OpenAiApiError);
         }
         if (retry) continue;
         throw modelError(error, {
@@ -152,7 +158,7 @@ export class OpenAiChatModel implements ChatModel {
   /** Remembers a strict schema the server refused, and says so once. */
   #rememberRefused(
     schema: NonNullable<ChatCompletionRequest["jsonSchema"]>,
-    error: InstanceType<typeof OpenAI.APIError>,
+    error: OpenAiApiError,
   ): void {
     if (this.#refusedStrict.size >= MAX_REFUSED_SCHEMAS) {
       this.#refusedStrict.delete(this.#refusedStrict.values().next().value!);
@@ -174,7 +180,7 @@ export class OpenAiChatModel implements ChatModel {
    * strict") when the call should be made again, undefined when it should fail.
    */
   #adjust(
-    error: InstanceType<typeof OpenAI.BadRequestError>,
+    error: OpenAiApiError,
     format: ResponseFormat,
     strict: boolean,
   ): true | "not strict" | undefined {
@@ -218,9 +224,7 @@ export class OpenAiChatModel implements ChatModel {
         messages: request.messages,
         ...(send.temperature ? { temperature: request.temperature ?? this.#temperature } : {}),
         [send.tokenParameter]: budget,
-        ...(send.reasoningEffort
-          ? { reasoning_effort: this.#reasoningEffort as OpenAI.ReasoningEffort }
-          : {}),
+        ...(send.reasoningEffort ? { reasoning_effort: this.#reasoningEffort } : {}),
         ...responseFormat(request, format, strict),
       },
       { signal: request.signal },
@@ -256,7 +260,7 @@ function responseFormat(
   request: ChatCompletionRequest,
   format: ResponseFormat,
   strict: boolean,
-): Pick<OpenAI.ChatCompletionCreateParamsNonStreaming, "response_format"> {
+): Pick<ChatCompletionParams, "response_format"> {
   if (format === "json_schema" && request.jsonSchema) {
     const { name, schema } = request.jsonSchema;
     return { response_format: { type: "json_schema", json_schema: { name, schema, strict } } };
@@ -264,7 +268,7 @@ function responseFormat(
   return format === "json_object" ? { response_format: { type: "json_object" } } : {};
 }
 
-function tokenUsage(usage: OpenAI.CompletionUsage): TokenUsage {
+function tokenUsage(usage: CompletionUsage): TokenUsage {
   const cached = usage.prompt_tokens_details?.cached_tokens;
   return {
     promptTokens: usage.prompt_tokens ?? 0,

@@ -5,10 +5,10 @@
  * (at most 2,048 inputs and 300,000 tokens each), and the tokens the server
  * reports are counted in the run's usage.
  */
-import type OpenAI from "openai";
 import { AppError } from "../../errors.ts";
 import type { Embedder, EmbedOptions } from "../../ports.ts";
 import { STORED_DIMENSIONS } from "../../store/sql_values.ts";
+import type { EmbeddingResponse, OpenAiClient } from "./openai_client.ts";
 import { batches, type EmbeddingInput, fitToTokens } from "./embedding_tokens.ts";
 import { EMBEDDING_SETTINGS, modelError } from "./openai_errors.ts";
 import { isOpenAiEmbeddingModel } from "./openai_models.ts";
@@ -31,12 +31,12 @@ export interface OpenAiEmbedderOptions {
 export class OpenAiEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
-  readonly #client: OpenAI;
+  readonly #client: OpenAiClient;
   readonly #requestDimensions?: number;
   readonly #maxInputTokens?: number;
 
   constructor(
-    client: OpenAI,
+    client: OpenAiClient,
     { model = "text-embedding-3-small", dimensions, maxInputTokens }: OpenAiEmbedderOptions = {},
   ) {
     this.#client = client;
@@ -68,7 +68,7 @@ export class OpenAiEmbedder implements Embedder {
   async #request(
     input: string[],
     signal?: AbortSignal,
-  ): Promise<OpenAI.Embeddings.CreateEmbeddingResponse> {
+  ): Promise<EmbeddingResponse> {
     try {
       return await this.#client.embeddings.create(
         {

@@ -1,10 +1,15 @@
 /**
- * Maps OpenAI SDK failures to the project's errors with messages that say what
- * failed and never carry the API key.
+ * Maps the OpenAI client's failures to the project's errors with messages that
+ * say what failed and never carry the API key.
  */
-import OpenAI from "openai";
 import { AppError } from "../../errors.ts";
 import { redactKeyShapes } from "../../log/redact.ts";
+import {
+  OpenAiApiError,
+  OpenAiConnectionError,
+  OpenAiConnectionTimeoutError,
+  OpenAiUserAbortError,
+} from "./openai_client.ts";
 
 /**
  * The error for a failed model call; `what` names the call ("embed", "plan"),
@@ -17,22 +22,22 @@ export function modelError(error: unknown, { what, model, baseUrl, settings = CH
   settings?: ConnectionSettings;
 }): unknown {
   // An abort is the caller's deadline or timeout: let the caller's signal reason decide.
-  if (error instanceof OpenAI.APIUserAbortError) return error;
+  if (error instanceof OpenAiUserAbortError) return error;
   if (error instanceof AppError) return error;
   const where = `model "${model}" at ${baseUrl}`;
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  if (error instanceof OpenAiConnectionTimeoutError) {
     return new AppError(
       "MODEL_UNAVAILABLE",
       `Could not ${what}: ${where} did not answer in time; try again`,
     );
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof OpenAiConnectionError) {
     return new AppError(
       "MODEL_UNAVAILABLE",
       `Could not ${what}: ${where} is unreachable; check ${settings.baseUrl} and the network`,
     );
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof OpenAiApiError) {
     const hint = error.status === 401
       ? `check ${settings.apiKey}`
       : error.status === 404

@@ -26,7 +26,7 @@ import {
   semanticWeightFor,
   toStoredMessage,
 } from "../../store/sql_conversation_store.ts";
-import { toSafeText, toVectorLiteral } from "../../store/sql_values.ts";
+import { toSafeText, toVectorLiteral, uuidsIn } from "../../store/sql_values.ts";
 import { SupabaseRpc, type SupabaseRpcOptions } from "./supabase_rpc.ts";
 
 /** Where the project is and which keys to use. */
@@ -106,5 +106,15 @@ export class SupabaseConversationStore implements ConversationStore {
       "list the sessions",
     );
     return (rows ?? []).map((row) => row.session_id);
+  }
+
+  async messagesByIds(caller: Caller, ids: readonly string[]): Promise<StoredMessage[]> {
+    const wanted = uuidsIn(ids);
+    if (wanted.length === 0) return [];
+    const rows = await this.#rpc.call<ContextRow[] | null>(caller, "get_chat_messages", {
+      p_owner: caller.owner,
+      p_ids: wanted,
+    }, "read the recalled messages");
+    return (rows ?? []).map(toStoredMessage);
   }
 }
