@@ -5,10 +5,16 @@
  * from separate processes, and prints a markdown table with throughput,
  * latency, errors and resident memory before and after. `--growing` measures
  * only the growing session: one connection, back-to-back turns in one new
- * session for 8 s, as a chat user's conversation grows.
+ * session for 8 s, as a chat user's conversation grows; then the same in
+ * process for 400 turns, by 100 turns: wall time, CPU time (less moved by
+ * other work on the machine) and statements per request.
  */
+import process from "node:process";
+import { PgliteWorkerSql } from "../../shared/adapters/pglite/pglite_worker_sql.ts";
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
+import type { Sql, SqlTx } from "../../shared/ports.ts";
+import { applyMigrations } from "../../shared/store/migrations.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { MemoryRefinementStore } from "../fakes/memory_refinement_store.ts";
 import { RecordingLogger } from "../fakes/recording_logger.ts";
@@ -109,6 +115,70 @@ async function growingSession(base: string): Promise<LoadResult> {
   return await loopLoad(base, { total: 0, connections: 1, sessions: 1, seconds: 8, prefix });
 }
 
+/**
+ * One session growing by 400 turns in process (PGlite on disk in its worker, as the
+ * server has it, after the same warm-up): per 100 turns, the median request, the
+ * process's CPU time per request and the statements per request.
+ */
+async function growthByTurns(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "mcp-loop-growth-" });
+  const db = await PgliteWorkerSql.open({ dataDir: dir });
+  let statements = 0;
+  const counted = (q: SqlTx): SqlTx => ({
+    query: (text, params) => {
+      statements++;
+      return q.query(text, params);
+    },
+    exec: (script) => q.exec(script),
+  });
+  const sql: Sql = {
+    ...counted(db),
+    transaction: (fn) => db.transaction((tx) => fn(counted(tx))),
+    close: () => db.close(),
+  };
+  try {
+    await applyMigrations(db);
+    const app = createApp(loadConfig({ MCP_LOOP_LOG_LEVEL: "error", MCP_LOOP_DATA_DIR: dir }), {
+      sql,
+    });
+    const ask = async (sessionId: string, i: number) => {
+      const start = performance.now();
+      await app.run({
+        mode: "general",
+        sessionId,
+        messages: [{
+          role: "user",
+          content: `Request ${i}: please summarise what we said about topic 0 so far`,
+        }],
+      });
+      return performance.now() - start;
+    };
+    for (let i = 0; i < 300; i++) await ask(`warm-${i % 50}`, i);
+    const lines = [
+      "| turns | p50 | CPU per request | statements per request |",
+      "|---|---:|---:|---:|",
+    ];
+    for (let from = 0; from < 400; from += 100) {
+      const times: number[] = [];
+      const cpu = process.cpuUsage();
+      statements = 0;
+      for (let i = from; i < from + 100; i++) times.push(await ask("growing", i));
+      const used = process.cpuUsage(cpu);
+      times.sort((a, b) => a - b);
+      lines.push(
+        `| ${from + 1}–${from + 100} | ${times[50].toFixed(1)} ms | ${
+          ((used.user + used.system) / 1000 / 100).toFixed(1)
+        } ms | ${(statements / 100).toFixed(1)} |`,
+      );
+    }
+    await app.close();
+    return lines.join("\n");
+  } finally {
+    await db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 if (Deno.args.includes("--growing")) {
   const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-growing-" });
   const server = await startFunction({ MCP_LOOP_DATA_DIR: dataDir });
@@ -129,6 +199,7 @@ if (Deno.args.includes("--growing")) {
     await server.close();
     await Deno.remove(dataDir, { recursive: true });
   }
+  console.log(`\nIn process, one session growing by 400 turns:\n\n${await growthByTurns()}`);
   Deno.exit(0);
 }
 

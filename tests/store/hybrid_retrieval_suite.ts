@@ -337,4 +337,44 @@ export function hybridRetrievalSuite(
       "Our school concert sold out",
     ]);
   });
+
+  test(`${name}: in a long session of the same words, an old message with a rarer word of the question comes first`, async () => {
+    const store = await makeStore({ recentLimit: 0 });
+    const s = session();
+    // 240 messages: past 10 x pool (pool 20 for 5 matches), where the SQL store scores only
+    // the messages around the centres. The Oslo message is older than the latest 2 x pool,
+    // and every message holds the question's common words ("status", "update").
+    await say(
+      store,
+      ANONYMOUS,
+      s,
+      "Status update 0 on the project: the Oslo office opens",
+      undefined,
+      {
+        embedding: direction(1),
+      },
+    );
+    for (let i = 1; i < 240; i++) {
+      await say(store, ANONYMOUS, s, `Status update ${i} on the project`, undefined, {
+        embedding: direction(1),
+      });
+    }
+    const { semanticMatches } = await load(
+      store,
+      ANONYMOUS,
+      s,
+      "any status update on the Oslo office?",
+      undefined,
+      direction(5),
+    );
+    // Then the two after it, by the share they take of its score, and the latest messages
+    // that have two neighbours on each side (the same score; later first).
+    assert.deepEqual(contents(semanticMatches), [
+      "Status update 0 on the project: the Oslo office opens",
+      "Status update 2 on the project",
+      "Status update 1 on the project",
+      "Status update 237 on the project",
+      "Status update 236 on the project",
+    ]);
+  });
 }

@@ -54,6 +54,11 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
     "select indexdef from pg_indexes where indexname = 'chat_messages_embedding_hnsw_idx'",
   );
   assert.match(hnsw.indexdef, /USING hnsw \(embedding vector_cosine_ops\)/);
+  // Without the offline embedders' vectors, which recall does not search by default.
+  assert.match(
+    hnsw.indexdef,
+    /WHERE \(embedding_model <> ALL \(ARRAY\['hashing-v1'::text, 'word-vectors-sif-v1'::text\]\)\)/,
+  );
   // Full text: the user's messages, with each insert updating the index itself.
   const [fts] = await sql.query<{ indexdef: string }>(
     "select indexdef from pg_indexes where indexname = 'chat_messages_fts_idx'",
