@@ -26,10 +26,9 @@ import { asksForms } from "./mcp_approval.ts";
 import type { McpSessionRecord } from "../store/mcp_session_port.ts";
 import { type McpSessions, newSessionId } from "./mcp_sessions.ts";
 import { createMcpServer, type McpServerDeps } from "./mcp_server.ts";
-import { SessionPostTransport } from "./session_post_transport.ts";
+import { rpcError, SESSION_HEADER, SessionPostTransport } from "./session_post_transport.ts";
 
-/** The request header naming a session. */
-export const SESSION_HEADER = "mcp-session-id";
+export { SESSION_HEADER };
 
 /** How often a process removes lapsed sessions (when a session starts). */
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -260,13 +259,4 @@ function notFound(): Response {
     -32001,
     "Session not found: it ended or lapsed; send initialize again, without the Mcp-Session-Id header, to start a new one",
   );
-}
-
-function rpcError(
-  status: number,
-  code: number,
-  message: string,
-  id: string | number | null = null,
-): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status });
 }

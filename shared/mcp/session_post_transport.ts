@@ -31,6 +31,9 @@ import { describeError } from "../errors.ts";
 import type { McpSessionRecord, SessionRequestState } from "../store/mcp_session_port.ts";
 import type { McpSessions } from "./mcp_sessions.ts";
 
+/** The header that carries a 2025-11-25 session over HTTP. */
+export const SESSION_HEADER = "mcp-session-id";
+
 type RequestId = string | number;
 
 /** The id of the replayed `initialize` (answered in process, never sent). */
@@ -121,7 +124,7 @@ export class SessionPostTransport implements Transport {
         error: JSON.stringify((init as { error?: unknown }).error ?? null).slice(0, 300),
       });
       await this.close();
-      return jsonError(500, -32603, "Internal error: the session could not be restored");
+      return rpcError(500, -32603, "Internal error: the session could not be restored");
     }
     for (const message of requests) {
       if (isJSONRPCRequest(message)) this.#awaiting.add(message.id);
@@ -176,7 +179,7 @@ export class SessionPostTransport implements Transport {
     } catch {
       // Already closed by the client.
     }
-    this.#respond(jsonError(503, -32000, "The request ended before it was answered"));
+    this.#respond(rpcError(503, -32000, "The request ended before it was answered"));
     this.#ended();
     this.onclose?.();
   }
@@ -192,7 +195,7 @@ export class SessionPostTransport implements Transport {
     if (this.#awaiting.size > 0) return;
     if (!this.#stream) {
       const body = this.#batch ? this.#answers : this.#answers[0];
-      this.#respond(Response.json(body, { headers: { "mcp-session-id": this.sessionId } }));
+      this.#respond(Response.json(body, { headers: { [SESSION_HEADER]: this.sessionId } }));
     }
     void this.close();
   }
@@ -287,7 +290,7 @@ export class SessionPostTransport implements Transport {
           "content-type": "text/event-stream",
           "cache-control": "no-cache, no-transform",
           "x-accel-buffering": "no",
-          "mcp-session-id": this.sessionId,
+          [SESSION_HEADER]: this.sessionId,
         },
       }),
     );
@@ -346,6 +349,12 @@ export function unansweredText(waitMs: number): string {
   return `nobody answered within ${seconds} s, the longest this server keeps a 2025-11-25 HTTP request open for an answer. Nothing ran; call the tool again to be asked again (or use a client on MCP 2026-07-28, which has no such limit)`;
 }
 
-function jsonError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+/** A JSON-RPC error as an HTTP response. */
+export function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status });
 }

@@ -10,7 +10,7 @@ import { databaseError } from "./as_caller.ts";
 import { toJsonb, toSafeText } from "./sql_values.ts";
 
 /** The statement; its parameters come from {@link auditParams}. */
-export const WRITE_AUDIT_ROWS = "select public.write_mcp_events($1::uuid, $2, $3, $4, $5::jsonb)";
+const WRITE_AUDIT_ROWS = "select public.write_mcp_events($1::uuid, $2, $3, $4, $5::jsonb)";
 
 /** Where a batch of audit rows comes from. */
 export interface AuditOrigin {

@@ -15,8 +15,7 @@
  * Supabase's edge runtime, `EdgeRuntime.waitUntil`), so they outlive the response.
  */
 import type { AuditEvent, AuditLog, Caller, Sql } from "../ports.ts";
-import { databaseError } from "./as_caller.ts";
-import { auditParams, eventToJson, WRITE_AUDIT_ROWS } from "./audit_rows.ts";
+import { writeAuditRows } from "./audit_rows.ts";
 
 interface Pending {
   caller: Caller;
@@ -126,9 +125,6 @@ export class SqlAuditLog implements AuditLog {
   /** The group's rows as the server, with the caller's verified identity (audit_rows.ts). */
   async #insert(group: Pending[]): Promise<void> {
     const { caller, events: [first] } = group[0];
-    const rows = group.flatMap((pending) => pending.events.map(eventToJson));
-    await this.#sql.query(WRITE_AUDIT_ROWS, auditParams(caller, first, rows)).catch((error) => {
-      throw databaseError(error);
-    });
+    await writeAuditRows(this.#sql, caller, first, group.flatMap((pending) => pending.events));
   }
 }

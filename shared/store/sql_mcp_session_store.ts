@@ -15,6 +15,7 @@ import type {
 } from "./mcp_session_port.ts";
 import { asCaller } from "./as_caller.ts";
 import { toIso, toJsonb } from "./sql_values.ts";
+import { parseDocument } from "./sql_conversation_store.ts";
 
 /** The longest client response kept (a JSON-RPC response to an elicitation is far smaller). */
 const MAX_RESPONSE_CHARS = 262_144;
@@ -79,8 +80,8 @@ export class SqlMcpSessionStore implements McpSessionStore {
     return {
       id: row.id,
       protocolVersion: row.protocol_version,
-      capabilities: parsedObject(row.client_capabilities),
-      clientInfo: parsedObject(row.client_info),
+      capabilities: parseDocument(row.client_capabilities),
+      clientInfo: parseDocument(row.client_info),
       expiresAt: new Date(toIso(row.expires_at)),
     };
   }
@@ -186,7 +187,7 @@ export class SqlMcpSessionStore implements McpSessionStore {
     if (!row) return { kind: "gone" };
     switch (row.status) {
       case "answered":
-        return { kind: "answered", response: parsedObject(row.response) };
+        return { kind: "answered", response: parseDocument(row.response) };
       case "cancelled":
         return { kind: "cancelled" };
       default:
@@ -202,12 +203,4 @@ export class SqlMcpSessionStore implements McpSessionStore {
     );
     return Number(row?.removed ?? 0);
   }
-}
-
-/** jsonb arrives parsed from both drivers, or as text from some paths. */
-function parsedObject(value: unknown): Record<string, unknown> {
-  const parsed = typeof value === "string" ? JSON.parse(value) : value;
-  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-    ? parsed as Record<string, unknown>
-    : {};
 }

@@ -31,7 +31,7 @@ const ENTRYPOINT = "functions/mcp-loop/index.ts";
 const LIMITS = "20 MB bundled by the CLI (Docker), 5 MB bundled server-side (`--use-api`)";
 
 /** The regular files under `dir` (symbolic links skipped), sorted. */
-export function filesUnder(dir: string, out: string[] = []): string[] {
+function filesUnder(dir: string, out: string[] = []): string[] {
   const entries = [...Deno.readDirSync(dir)].sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) {
     const path = join(dir, entry.name);
@@ -71,7 +71,7 @@ export interface Group {
   bytes: Uint8Array;
 }
 
-export function group(name: string, contents: readonly Uint8Array[]): Group {
+function group(name: string, contents: readonly Uint8Array[]): Group {
   const bytes = concat(contents);
   return { name, files: contents.length, raw: bytes.length, brotli: brotliSize(bytes), bytes };
 }

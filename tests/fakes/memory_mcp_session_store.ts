@@ -51,13 +51,18 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     return Promise.resolve(record);
   }
 
-  end(caller: Caller, id: string): Promise<boolean> {
-    const session = this.sessions.get(id);
-    if (!session || session.owner !== caller.owner) return Promise.resolve(false);
+  /** Removes a session and every request of it. */
+  #drop(id: string): void {
     this.sessions.delete(id);
     for (const key of [...this.requests.keys()]) {
       if (key.startsWith(`${id}\0`)) this.requests.delete(key);
     }
+  }
+
+  end(caller: Caller, id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session || session.owner !== caller.owner) return Promise.resolve(false);
+    this.#drop(id);
     return Promise.resolve(true);
   }
 
@@ -144,10 +149,7 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     for (const [id, session] of this.sessions) {
       if (removed >= limit) break;
       if (session.expiresAt < now) {
-        this.sessions.delete(id);
-        for (const key of [...this.requests.keys()]) {
-          if (key.startsWith(`${id}\0`)) this.requests.delete(key);
-        }
+        this.#drop(id);
         removed++;
       }
     }

@@ -147,7 +147,7 @@ Deno.test("a remote server dying mid-call fails that call clearly, removes its t
     const call = client.callTool({ name: "fixture__sleep", arguments: { ms: 2_000 } }) as Promise<
       CallResult
     >;
-    await until(() => fixture.calls.includes("sleep"), "the call to reach the remote server");
+    await fixture.called("sleep");
     await fixture.stop();
     const result = await call;
     assert.equal(result.isError, true);

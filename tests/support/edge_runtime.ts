@@ -74,18 +74,16 @@ export interface EdgeFunction {
  */
 export async function startEdgeFunction(
   denoPath: string,
-  { env, entry = "functions/mcp-loop/index.ts", importMap = "import_map.json" }: {
+  { env, entry = "functions/mcp-loop/index.ts" }: {
     env: Record<string, string>;
     entry?: string;
-    /** Another import map (benches that swap a module). */
-    importMap?: string;
   },
 ): Promise<EdgeFunction> {
   const process = spawnProcess([
     "run",
     "--no-config",
     "--no-lock",
-    `--import-map=${importMap}`,
+    "--import-map=import_map.json",
     "--allow-env",
     "--allow-net",
     // What a deployed bundle holds, for the module loader (`supabase/`, the migrations, is not

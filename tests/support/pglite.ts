@@ -36,7 +36,7 @@ export async function openMigrated(): Promise<PgliteSql> {
 }
 
 /** The dump of a migrated database, made if there is none yet. */
-export async function migratedDump(): Promise<Blob> {
+async function migratedDump(): Promise<Blob> {
   const file = await dumpPath();
   const dump = await readDump(file);
   if (dump) return dump;

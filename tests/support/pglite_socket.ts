@@ -60,7 +60,7 @@ const SYNC = "S".charCodeAt(0);
  * connection next) from an extended-query message until the Sync that ends it.
  * The server's rollback for a connection that left mid-way ends it too.
  */
-export function extendedQueriesTogether(db: PGlite): PGlite {
+function extendedQueriesTogether(db: PGlite): PGlite {
   let midQuery = false;
   return new Proxy(db, {
     get(target, property) {
