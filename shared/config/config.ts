@@ -40,8 +40,6 @@ import { hasSupabaseSettings, readProjectKeys, readSupabaseApi } from "./supabas
 
 /** The whole configuration. */
 export interface Config {
-  /** Where the function runs, as the entry detected it. */
-  runtime: Runtime;
   port: number;
   database: DatabaseConfig;
   /** Apply `supabase/migrations/` at start-up. */
@@ -119,7 +117,6 @@ export function loadConfig(
   }
   const keys = readProjectKeys(reader);
   const config: Config = {
-    runtime,
     port: reader.int("PORT", { fallback: 8000, min: 0, max: 65_535 }),
     database,
     migrate: readMigrate(reader, { database, onSupabase, edge, migrate: options.migrate }),

@@ -49,8 +49,6 @@ export function readToolSearch(
   options: ConfigOptions["toolSearch"] = {},
 ): ToolSearchOptions {
   return {
-    ...DEFAULT_TOOL_SEARCH,
-    ...options,
     threshold: reader.option("toolSearch.threshold", options.threshold, {
       fallback: DEFAULT_TOOL_SEARCH.threshold,
       min: 1,

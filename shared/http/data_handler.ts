@@ -15,7 +15,7 @@
 import { LIMITS } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
 import type { Caller, Logger } from "../ports.ts";
-import type { CallerDataStore } from "../store/caller_data_port.ts";
+import { type CallerDataStore, deletedNothing } from "../store/caller_data_port.ts";
 import type { RequestTrace } from "./request_trace.ts";
 import { admitCaller, type CallerDoor } from "./admit_caller.ts";
 import { exportText, pulledBody } from "./export_body.ts";
@@ -66,7 +66,7 @@ async function act(
     case "delete_session": {
       const id = checkedSessionId(sessionId);
       const deleted = await deps.data.deleteSession(caller, id);
-      if (Object.values(deleted).every((count) => count === 0)) {
+      if (deletedNothing(deleted)) {
         throw new AppError("NOT_FOUND", `You have no session "${id}" to delete`);
       }
       deps.logger.info("session deleted", { caller: caller.owner, ...deleted });

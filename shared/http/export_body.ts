@@ -14,17 +14,12 @@ import {
   EXPORT_SECTIONS,
   type ExportHead,
 } from "../store/caller_data_port.ts";
-import { type PageSize, sectionPages } from "../store/caller_export.ts";
+import { sectionPages } from "../store/caller_export.ts";
 import { describeError } from "../errors.ts";
 
 /** The document's text, part by part; `head` was read before the response began. */
 export async function* exportText(
-  { store, caller, head, size }: {
-    store: CallerDataStore;
-    caller: Caller;
-    head: ExportHead;
-    size?: PageSize;
-  },
+  { store, caller, head }: { store: CallerDataStore; caller: Caller; head: ExportHead },
 ): AsyncGenerator<string> {
   yield `{"success":true,"data":{"owner":${JSON.stringify(head.owner)},"exportedAt":${
     JSON.stringify(head.exportedAt)
@@ -34,7 +29,7 @@ export async function* exportText(
     if (section === "loops") yield `,"workingMemory":${JSON.stringify(head.workingMemory ?? null)}`;
     yield `,"${section}":[`;
     let first = true;
-    for await (const rows of sectionPages(store, caller, section, size)) {
+    for await (const rows of sectionPages(store, caller, section)) {
       yield `${first ? "" : ","}${rows.map((row) => JSON.stringify(row)).join(",")}`;
       first = false;
     }

@@ -21,7 +21,7 @@ export function publicBase(config: OAuthConfig, req: Request): string {
 
 /**
  * The origin the client addressed. `deno task start` serves the app on a Unix
- * socket behind its connection guard (shared/app/serve_http.ts), and Deno names
+ * socket behind its connection guard (shared/local/serve_local.ts), and Deno names
  * such a request `http+unix://<Host header>/…`, whose origin is the string
  * "null": that request gets `http://` and its Host header (the guard speaks plain
  * HTTP; the Host was already checked against the allowed hosts).

@@ -14,6 +14,11 @@ export interface SessionDeletion {
   auditRows: number;
 }
 
+/** Whether a deletion found nothing: a named session that was never there, or is gone already. */
+export function deletedNothing(deleted: SessionDeletion): boolean {
+  return Object.values(deleted).every((count) => count === 0);
+}
+
 /** What deleting everything of a caller removed. */
 export interface CallerDeletion extends SessionDeletion {
   loops: number;

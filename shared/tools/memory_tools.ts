@@ -12,7 +12,7 @@ import {
   mergeMemory,
   updateMemory,
 } from "../memory/working_memory.ts";
-import type { CallerDataStore } from "../store/caller_data_port.ts";
+import { type CallerDataStore, deletedNothing } from "../store/caller_data_port.ts";
 import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
@@ -122,7 +122,7 @@ function forgetSessionTool(data: CallerDataStore): ToolDefinition {
       const deleted = await data.deleteSession(caller, sessionId, { keepRunning: true });
       // As DELETE /sessions/{id} answers 404: a named session with nothing in it is a
       // mistaken id. This conversation may have nothing stored yet, and that is no error.
-      if (args.session_id !== undefined && Object.values(deleted).every((n) => n === 0)) {
+      if (args.session_id !== undefined && deletedNothing(deleted)) {
         throw new Error(`You have no session "${sessionId}" to delete`);
       }
       return { sessionId, deleted };

@@ -56,21 +56,14 @@ export interface ScoredTool {
 /** Ranks tools by the hybrid score of the module doc. */
 export class ToolIndex {
   readonly #embedder: Embedder;
-  readonly #weights: Readonly<{ lexical: number; vector: number }>;
   readonly #vectors = new Map<string, { text: string; vector: number[] }>();
   #lexical: { catalog: readonly PlannerTool[]; index: Bm25 } | undefined;
   #embedding: { catalog: readonly PlannerTool[]; done: Promise<boolean> } | undefined;
   /** How many tool texts were embedded so far (tests see a catalog embedded once). */
   embeddedTexts = 0;
 
-  constructor(
-    { embedder, weights = FUSION_WEIGHTS }: {
-      embedder: Embedder;
-      weights?: Readonly<{ lexical: number; vector: number }>;
-    },
-  ) {
+  constructor({ embedder }: { embedder: Embedder }) {
     this.#embedder = embedder;
-    this.#weights = weights;
   }
 
   /** The embedder's model (a query vector from another model is not used). */
@@ -123,12 +116,12 @@ export class ToolIndex {
       }]),
     );
     byLexical.forEach((tool, rank) => {
-      scored.get(tool.name)!.score += this.#weights.lexical / (RRF_K + rank + 1);
+      scored.get(tool.name)!.score += FUSION_WEIGHTS.lexical / (RRF_K + rank + 1);
     });
     byVector.forEach((tool, rank) => {
       const entry = scored.get(tool.name)!;
       entry.vectorRank = rank + 1;
-      entry.score += this.#weights.vector / (RRF_K + rank + 1);
+      entry.score += FUSION_WEIGHTS.vector / (RRF_K + rank + 1);
     });
     return [...scored.values()].sort((a, b) => b.score - a.score || byName(a.tool, b.tool));
   }
