@@ -67,7 +67,7 @@ export function newSessionId(): string {
 }
 
 /** Wakes the waiters of a session in this process. */
-export class Doorbell {
+class Doorbell {
   readonly #waiters = new Map<string, Set<() => void>>();
 
   /** Resolves when `session` rings, after `ms`, or when `signal` aborts, whichever is first. */

@@ -344,7 +344,7 @@ function withProgressToken(message: JSONRPCMessage, requestId: string): JSONRPCM
 }
 
 /** What a withdrawn question's call says (through the SDK's tool error). */
-export function unansweredText(waitMs: number): string {
+function unansweredText(waitMs: number): string {
   const seconds = waitMs % 1000 === 0 ? String(waitMs / 1000) : (waitMs / 1000).toFixed(1);
   return `nobody answered within ${seconds} s, the longest this server keeps a 2025-11-25 HTTP request open for an answer. Nothing ran; call the tool again to be asked again (or use a client on MCP 2026-07-28, which has no such limit)`;
 }

@@ -20,17 +20,11 @@ type Reference = Record<string, unknown> & { id: string };
 
 /** The base as a run stores it: its recalled messages by reference (see the module doc). */
 export function recalledByReference(base: TurnBase): RunBase {
-  const context = { ...base.context };
-  for (const key of RECALLED) {
-    const list = context[key];
-    if (!Array.isArray(list)) continue;
-    context[key] = list.map((item) => {
-      if (!isMessage(item)) return item;
-      const { content: _text, ...reference } = item;
-      return reference;
-    });
-  }
-  return { ...base, context };
+  return mapRecalled(base, (item) => {
+    if (!isMessage(item)) return [item];
+    const { content: _text, ...reference } = item;
+    return [reference];
+  });
 }
 
 /**
@@ -47,15 +41,19 @@ export async function withRecalledText(
   const texts = new Map(
     (await store.messagesByIds(caller, [...new Set(ids)])).map((m) => [m.id, m.content]),
   );
+  return mapRecalled(base, (item) => {
+    if (!isReference(item)) return [item];
+    const content = texts.get(item.id);
+    return content === undefined ? [] : [{ ...item, content }];
+  });
+}
+
+/** `base` with each item of its recalled lists replaced by what `each` returns for it. */
+function mapRecalled<B extends TurnBase | RunBase>(base: B, each: (item: unknown) => unknown[]): B {
   const context = { ...base.context };
   for (const key of RECALLED) {
     const list = context[key];
-    if (!Array.isArray(list)) continue;
-    context[key] = list.flatMap((item) => {
-      if (!isReference(item)) return [item];
-      const content = texts.get(item.id);
-      return content === undefined ? [] : [{ ...item, content }];
-    });
+    if (Array.isArray(list)) context[key] = list.flatMap(each);
   }
   return { ...base, context };
 }
@@ -64,14 +62,17 @@ function references(list: unknown): Reference[] {
   return Array.isArray(list) ? list.filter(isReference) : [];
 }
 
+/** A recalled message, with or without its text. */
+function isRecalled(item: unknown): item is Reference {
+  return typeof item === "object" && item !== null && typeof (item as Reference).id === "string";
+}
+
 /** A recalled message with its text (as the running turn holds it, or an earlier release stored it). */
 function isMessage(item: unknown): item is Reference & { content: unknown } {
-  return typeof item === "object" && item !== null && typeof (item as Reference).id === "string" &&
-    "content" in item;
+  return isRecalled(item) && "content" in item;
 }
 
 /** A recalled message named without its text. */
 function isReference(item: unknown): item is Reference {
-  return typeof item === "object" && item !== null && typeof (item as Reference).id === "string" &&
-    !("content" in item);
+  return isRecalled(item) && !("content" in item);
 }

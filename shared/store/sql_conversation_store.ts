@@ -53,7 +53,7 @@ export interface MemoryOptions {
  * reordered its hits for the worse: recall uses full text alone with them
  * (docs/benchmarks.md#retrieval). Tool search still uses their vectors.
  */
-export const DEFAULT_SEMANTIC_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
+const DEFAULT_SEMANTIC_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
   "hashing-v1": 0,
   "word-vectors-sif-v1": 0,
 });

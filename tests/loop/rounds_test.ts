@@ -6,11 +6,14 @@ import type { PlanInput } from "../../shared/ports.ts";
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
 import { MemoryConversationStore } from "../fakes/memory_conversation_store.ts";
 import { ScriptedPlanner, ScriptedRepairingPlanner } from "../fakes/scripted_planner.ts";
-import { settle, withFakeDeadlines } from "../support/fake_clock.ts";
+import { withFakeDeadlines } from "../support/fake_clock.ts";
 import { buildLoop, loopRequest } from "../support/loop_fixture.ts";
 
-/** `create_item` returns `{id}`; `tag_item` needs that id; `hang` waits for its signal. */
-function itemTools(calls: string[]): ToolDefinition[] {
+/**
+ * `create_item` returns `{id}`; `tag_item` needs that id; `hang` waits for its
+ * signal (and calls `hanging` once it has started).
+ */
+function itemTools(calls: string[], hanging?: () => void): ToolDefinition[] {
   return [
     defineTool({
       name: "create_item",
@@ -46,6 +49,7 @@ function itemTools(calls: string[]): ToolDefinition[] {
       run: ({ signal }) =>
         new Promise((_, reject) => {
           calls.push("hang");
+          hanging?.();
           signal.addEventListener("abort", () => reject(signal.reason));
         }),
     }),
@@ -53,11 +57,6 @@ function itemTools(calls: string[]): ToolDefinition[] {
 }
 
 const ref = (pointer: string) => ({ $ref: pointer });
-
-/** Resolves once the `hang` tool has started (it records itself in `calls`). */
-async function hangStarted(calls: string[]): Promise<void> {
-  while (!calls.includes("hang")) await settle();
-}
 
 Deno.test("a later step of a plan takes an earlier step's output through a reference", async () => {
   const calls: string[] = [];
@@ -219,18 +218,19 @@ Deno.test("an empty first plan stops with empty_plan", async () => {
 Deno.test("the deadline cuts a multi-round run: steps stop, the turn is stored, stopReason deadline", () =>
   withFakeDeadlines(async (clock) => {
     const calls: string[] = [];
+    const hanging = Promise.withResolvers<void>();
     const store = new MemoryConversationStore();
     const { runner } = buildLoop({
       planner: new ScriptedPlanner(
         [{ tool: "create_item", args: { name: "g" } }],
         [{ tool: "hang", args: {} }, { tool: "finalize_summary", args: {} }],
       ),
-      tools: itemTools(calls),
+      tools: itemTools(calls, hanging.resolve),
       options: { deadlineMs: 300 },
       store,
     });
     const running = runner.run(loopRequest());
-    await hangStarted(calls);
+    await hanging.promise;
     await clock.advance(300);
     const { data } = await running;
     assert.equal(data.stopReason, "deadline");

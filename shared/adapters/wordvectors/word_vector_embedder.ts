@@ -55,9 +55,11 @@ export class WordVectorEmbedder implements Embedder {
   }
 
   async embed(texts: string[]): Promise<number[][]> {
-    this.#table ??= this.#load();
     // A failed load is not kept: the next call tries again.
-    this.#table.catch(() => (this.#table = undefined));
+    this.#table ??= this.#load().catch((error) => {
+      this.#table = undefined;
+      throw error;
+    });
     const table = await this.#table;
     if (table.dimensions >= this.dimensions) {
       throw new Error(
