@@ -8,7 +8,7 @@
  * flood and the limits off — the issue's before.
  */
 import { functionCommand } from "./load_harness.ts";
-import { freePort, waitUntilOk } from "../support/process.ts";
+import { freePort, serveOptionsEnv, waitUntilOk } from "../support/process.ts";
 
 const ALICE = "alice-flood-0123456789";
 const BOB = "bob-flood-0123456789ab";
@@ -26,12 +26,6 @@ const PHASES: Phase[] = [
   { name: "flood, limits off (before)", limits: "off", flood: true },
 ];
 
-const LIMITS_OFF = {
-  MCP_LOOP_CALLER_CONCURRENCY: "0",
-  MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "0",
-  MCP_LOOP_TEST_SERVE: JSON.stringify({ options: { http: { callerBytesPerMinute: 0 } } }),
-};
-
 async function startServer(limits: Phase["limits"]) {
   const port = freePort();
   const { args, env } = functionCommand()(port);
@@ -40,10 +34,10 @@ async function startServer(limits: Phase["limits"]) {
     env: {
       ...env,
       // functionCommand turns the limits off for one-caller load; here they are the subject.
-      ...(limits === "off" ? LIMITS_OFF : {
+      ...(limits === "off" ? {} : {
         MCP_LOOP_CALLER_CONCURRENCY: "",
         MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "",
-        MCP_LOOP_TEST_SERVE: "{}",
+        ...serveOptionsEnv({}),
       }),
       MCP_LOOP_API_KEYS: `alice=${ALICE}, bob=${BOB}`,
       MCP_LOOP_MAX_BODY_BYTES: "2000000",

@@ -4,6 +4,8 @@
  * npm, run by Node in another process) and read its resident memory.
  */
 
+import { serveOptionsEnv } from "../support/process.ts";
+
 const ROOT = new URL("../../", import.meta.url).pathname;
 const AUTOCANNON = "autocannon@8.0.0";
 
@@ -26,7 +28,7 @@ export interface ServerProcess {
 /** How to run a server process on a given port: `deno <args>` with `env` added. */
 export type ServerCommand = (port: number) => { args: string[]; env?: Record<string, string> };
 
-/** `functions/mcp-loop/index.ts` as `deno task start` runs it (in-memory PGlite unless `env` says otherwise). */
+/** The function served as `deno task start` serves it, through `tests/support/serve_with_options.ts` (in-memory PGlite unless `env` says otherwise). */
 export function functionCommand(env: Record<string, string> = {}): ServerCommand {
   return (port) => ({
     args: ["run", ...START_FLAGS, "-A", `${ROOT}tests/support/serve_with_options.ts`],
@@ -36,7 +38,7 @@ export function functionCommand(env: Record<string, string> = {}): ServerCommand
       // The load comes from one caller: the per-caller limits would be what is measured.
       MCP_LOOP_CALLER_CONCURRENCY: "0",
       MCP_LOOP_CALLER_REQUESTS_PER_MINUTE: "0",
-      MCP_LOOP_TEST_SERVE: JSON.stringify({ options: { http: { callerBytesPerMinute: 0 } } }),
+      ...serveOptionsEnv({ options: { http: { callerBytesPerMinute: 0 } } }),
       ...env,
       PORT: String(port),
     },

@@ -187,15 +187,9 @@ async function attempt({ url, init, fetcher, timeoutMs, signal }: Post): Promise
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   let response: Response;
-  try {
-    response = await fetcher(url, { ...init, signal: combined });
-  } catch (error) {
-    if (signal?.aborted) throw new OpenAiUserAbortError();
-    if (timeout.aborted) return { error: new OpenAiConnectionTimeoutError(), retry: true };
-    return { error: new OpenAiConnectionError(undefined, { cause: error }), retry: true };
-  }
   let text: string;
   try {
+    response = await fetcher(url, { ...init, signal: combined });
     text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw new OpenAiUserAbortError();
