@@ -30,6 +30,11 @@ const ATTACKS: Record<string, (v: Tenant) => string[][]> = {
   "chat_lexemes(text,text)": (v) => [["'simple'", lit(`${v.word} private note`)]],
   "chat_owner(text)": (v) => [[lit(v.owner)]],
   "chat_query_lexemes(text,text)": (v) => [["'english'", lit(`${v.word} private note`)]],
+  "chat_recall_scope(text,uuid,text)": (v) =>
+    [lit(v.session), "null"].flatMap((session) => [
+      [lit(v.owner), v.userId ? `${lit(v.userId)}::uuid` : "null", session],
+      [lit(v.owner), "null", session],
+    ]),
   "chat_tsvector(text,text)": (v) => [["'simple'", lit(v.word)]],
   "chat_uncommon_lexemes(text[])": (v) => [[`array[${lit(v.word)}, 'private', 'note']`]],
   "delete_chat_session(text,text,boolean)": (v) => [[lit(v.session), lit(v.owner), "false"]],
