@@ -9,7 +9,7 @@ import { AppError } from "../errors.ts";
 /** A JSON-RPC 2.0 message (request, notification or response). */
 export interface JsonRpcMessage {
   jsonrpc: "2.0";
-  id?: string | number;
+  id?: string | number | null;
   method?: string;
   params?: Record<string, unknown>;
   result?: unknown;

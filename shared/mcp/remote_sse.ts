@@ -31,11 +31,16 @@ export async function readStream(
   const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(
     new EventSourceParserStream({ onRetry: (ms) => state.retryMs = ms }),
   ).getReader();
+  // Cancelling the reader ends a read that waits, whatever the body does on abort.
+  const onAbort = () => void events.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) onAbort();
   try {
     while (true) {
       const next = await events.read().catch((error) => {
         throw failureOf(error, signal, "The server's event stream broke");
       });
+      if (signal.aborted) throw failureOf(signal.reason, signal, "Reading");
       if (next.done) return false;
       if (next.value.id) state.lastEventId = next.value.id;
       // Priming and keep-alive events carry no data; other event types are not MCP's.
@@ -44,6 +49,7 @@ export async function readStream(
       if (message && onMessage(message)) return true;
     }
   } finally {
+    signal.removeEventListener("abort", onAbort);
     await events.cancel().catch(() => {});
   }
 }
