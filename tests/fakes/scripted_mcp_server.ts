@@ -7,7 +7,7 @@
  * SDK server refuses a request before `initialize`; `initialize` (without a
  * session id) starts a session; any other request needs the session (400
  * without, 404 once it has ended) and `MCP-Protocol-Version` (400 without);
- * notifications and responses are answered 202; GET is 405; DELETE ends the
+ * notifications and responses are answered 202; GET is 405 unless scripted (`on("GET", …)`); DELETE ends the
  * session. With `modern`, `server/discover` offers 2026-07-28 and there are
  * no sessions. The fetch honours its abort signal, on the response's body too.
  */
@@ -31,10 +31,19 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   });
 }
 
-/** An SSE answer carrying `messages` as events (a stream that stays open when `open`). */
-export function sse(messages: unknown[], { open = false } = {}): Response {
-  const text = messages.map((m, i) => `id: e${i}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`)
-    .join("");
+/**
+ * An SSE answer carrying `messages` as events with ids `<prefix>0`, `<prefix>1`…, after a
+ * `retry` field when given (a stream that stays open when `open`).
+ */
+export function sse(
+  messages: unknown[],
+  { open = false, retryMs, prefix = "e" }: { open?: boolean; retryMs?: number; prefix?: string } =
+    {},
+): Response {
+  const retry = retryMs === undefined ? "" : `retry: ${retryMs}\n\n`;
+  const text = retry +
+    messages.map((m, i) => `id: ${prefix}${i}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`)
+      .join("");
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode(`: comment\n\n${text}`));
@@ -112,7 +121,10 @@ export class ScriptedMcpServer {
   };
 
   async #answer({ method, headers, body }: SeenRequest): Promise<Response> {
-    if (method === "GET") return new Response(null, { status: 405 });
+    if (method === "GET") {
+      const scripted = this.#replies.get("GET")?.shift();
+      return scripted ? await scripted({ jsonrpc: "2.0" }) : new Response(null, { status: 405 });
+    }
     if (method === "DELETE") {
       this.#session = undefined;
       return new Response(null, { status: 200 });

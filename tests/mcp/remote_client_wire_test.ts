@@ -89,6 +89,26 @@ Deno.test("an SSE answer: a notification and the server's requests before the re
   await client.close();
 });
 
+Deno.test("a stream cut before the answer is resumed with GET and Last-Event-ID after the server's retry", async () => {
+  const server = new ScriptedMcpServer();
+  const { client, notifications } = clientOf(server);
+  await client.connect();
+  await server.until(() => server.seen.some((r) => r.method === "GET"));
+  const progress = { jsonrpc: "2.0", method: "notifications/progress", params: {} };
+  server.on("tools/call", () => sse([progress], { retryMs: 5 }));
+  server.on("GET", () => sse([result(server.posted("tools/call")[0].id, TEXT)], { prefix: "r" }));
+  assert.deepEqual((await client.callTool("echo", {})).content, TEXT.content);
+  const resumed = server.seen.at(-1)!;
+  assert.equal(resumed.method, "GET");
+  assert.equal(resumed.headers.get("last-event-id"), "e0");
+  assert.equal(resumed.headers.get("mcp-session-id"), "session-1");
+  assert.deepEqual(notifications, ["notifications/progress"]);
+  server.on("tools/call", () => sse([progress], { retryMs: 5 }));
+  const cut = await failure(client.callTool("echo", {}));
+  assert.match(cut.message, /closed the event stream before answering/, "405: no resumption");
+  await client.close();
+});
+
 Deno.test("a session the server ended (404) is started again once, and the request sent again", async () => {
   const server = new ScriptedMcpServer();
   const { client } = clientOf(server);
