@@ -1,8 +1,8 @@
 /**
- * A remote MCP server as a tool source: connects with the official SDK's v2
- * client over Streamable HTTP — negotiating the era (2026-07-28 through
- * `server/discover`, else the 2025-11-25 `initialize` handshake, sessions
- * included) — registers each remote tool as
+ * A remote MCP server as a tool source: connects with our fetch-based client
+ * over Streamable HTTP (remote_client.ts) — negotiating the era (2026-07-28
+ * through `server/discover`, else the 2025-11-25 `initialize` handshake,
+ * sessions included) — registers each remote tool as
  * `<name>__<tool>` with its JSON Schema (refusing a schema whose property
  * names or enum values are not plain identifiers, `remote_schema_text.ts`),
  * forwards calls and their errors,
@@ -10,13 +10,10 @@
  * reconnect. A server that is down never blocks start-up or the loop: its tools
  * are absent, `status()` says why, and it is retried with backoff.
  */
-import {
-  type CallToolResult,
-  Client,
-  StreamableHTTPClientTransport,
-  type Tool,
-} from "@modelcontextprotocol/client";
 import { createJsonSchemaValidator } from "./json_schema_validator.ts";
+import { RemoteMcpClient } from "./remote_client.ts";
+import { RemoteMcpError } from "./remote_error.ts";
+import type { CallToolResult, RemoteTool as Tool } from "./remote_results.ts";
 import { z } from "zod";
 import type { RemoteServerConfig } from "../config/mcp_config.ts";
 import { describeError } from "../errors.ts";
@@ -25,7 +22,6 @@ import { redactKeyShapes } from "../log/redact.ts";
 import { TOOL_NAME_PATTERN } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/tool_registry.ts";
 import { unplainSchemaText } from "./remote_schema_text.ts";
-import { SERVER_INFO } from "./server_info.ts";
 
 /** What `health` shows for a remote server. */
 export interface RemoteSourceStatus {
@@ -51,15 +47,17 @@ export class RemoteToolSource {
   readonly #logger: Logger;
   readonly #retry: RetryOptions;
   readonly #callTimeoutMs: number;
-  #client: Client | undefined;
+  #client: RemoteMcpClient | undefined;
   #installed: string[] = [];
   #error: string | undefined = "not connected yet";
   #delayMs: number;
   #retryAt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #connecting: Promise<void> | undefined;
-  #lostClients = new WeakSet<Client>();
+  #lostClients = new WeakSet<RemoteMcpClient>();
   #closed = false;
+  #refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #validator = createJsonSchemaValidator();
 
   constructor(
     {
@@ -108,6 +106,7 @@ export class RemoteToolSource {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#refreshTimer);
     this.#uninstall();
     const client = this.#client;
     this.#client = undefined;
@@ -116,25 +115,23 @@ export class RemoteToolSource {
 
   async #attempt(): Promise<void> {
     clearTimeout(this.#timer);
-    const client = new Client(SERVER_INFO, {
-      capabilities: {},
-      jsonSchemaValidator: createJsonSchemaValidator(),
-      versionNegotiation: { mode: "auto" },
-      listChanged: {
-        tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.#refresh(client) },
+    const client: RemoteMcpClient = new RemoteMcpClient({
+      url: this.#config.url,
+      headers: this.#config.headers,
+      timeoutMs: this.#callTimeoutMs,
+      validator: this.#validator,
+      // Changes come in bursts: one refresh 50 ms after the last.
+      onNotification: (method) => {
+        if (method !== "notifications/tools/list_changed" || !client.toolsChange) return;
+        clearTimeout(this.#refreshTimer);
+        this.#refreshTimer = setTimeout(() => void this.#refresh(client), 50);
       },
+      // A notification stream that broke and could not be reopened: the server is gone, and
+      // closing the client fails its pending calls now, instead of at their timeout.
+      onLost: (reason) => this.#lost(client, reason),
     });
     try {
-      const transport = new StreamableHTTPClientTransport(new URL(this.#config.url), {
-        requestInit: { headers: this.#config.headers },
-      });
-      await client.connect(transport, { timeout: this.#callTimeoutMs });
-      client.onclose = () => this.#lost(client, "the connection closed");
-      // A network failure on the session's streams means the server is gone: closing the
-      // client fails its pending calls now, instead of at their timeout.
-      client.onerror = (error: unknown) => {
-        if (isConnectionLoss(error)) this.#lost(client, describeError(error));
-      };
+      await client.connect();
       this.#client = client;
       await this.#refresh(client);
       this.#error = undefined;
@@ -144,27 +141,24 @@ export class RemoteToolSource {
         tools: this.#installed,
       });
     } catch (error) {
-      await client.close().catch(() => {});
+      await client.close({ endSession: false });
       this.#lost(client, describeError(error));
     }
   }
 
   /** Reads the whole tool list (all pages) and replaces this server's tools in the registry. */
-  async #refresh(client: Client): Promise<void> {
+  async #refresh(client: RemoteMcpClient): Promise<void> {
     if (client !== this.#client) return;
     try {
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        // Always from the server: a list_changed notification means the cached list is stale.
-        const page = await client.listTools(cursor ? { cursor } : undefined, {
-          timeout: this.#callTimeoutMs,
-          cacheMode: "refresh",
+      // Always from the server: a list_changed notification means the list held is stale.
+      const { tools, excluded } = await client.listTools();
+      for (const { name, why } of excluded) {
+        this.#logger.warn("skipping a remote tool whose x-mcp-header declarations are invalid", {
+          tool: `${this.#config.name}__${name}`,
+          why,
         });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
-      this.#install(tools);
+      }
+      if (client === this.#client) this.#install(tools);
     } catch (error) {
       this.#logger.warn("could not refresh a remote MCP server's tools", {
         server: this.#config.name,
@@ -216,12 +210,13 @@ export class RemoteToolSource {
     }
     let result: CallToolResult;
     try {
-      result = await client.callTool({ name: tool, arguments: args }, {
-        signal,
-        timeout: this.#callTimeoutMs,
-      }) as CallToolResult;
+      result = await client.callTool(tool, args, { signal });
     } catch (error) {
-      if (!signal.aborted) this.#lost(client, describeError(error));
+      // A server that answered (a JSON-RPC error, a result the client refused) is up; one that
+      // could not be reached, answered an HTTP error or let the call time out is not.
+      const answered = error instanceof RemoteMcpError &&
+        (error.failure === "rpc" || error.failure === "protocol");
+      if (!signal.aborted && !answered) this.#lost(client, describeError(error));
       throw new Error(
         `remote MCP server "${this.#config.name}" failed: ${redactKeyShapes(describeError(error))}`,
       );
@@ -235,7 +230,7 @@ export class RemoteToolSource {
   }
 
   /** Marks the server down (once per client), removes its tools and schedules a retry. */
-  #lost(client: Client, reason: string): void {
+  #lost(client: RemoteMcpClient, reason: string): void {
     // Closing the client below fires its onclose: the first reason is the one kept.
     if (this.#closed || this.#lostClients.has(client)) return;
     if (this.#client !== undefined && this.#client !== client) return;
@@ -244,7 +239,8 @@ export class RemoteToolSource {
     this.#client = undefined;
     this.#uninstall();
     this.#error = redactKeyShapes(reason);
-    if (wasConnected) void client.close().catch(() => {});
+    clearTimeout(this.#refreshTimer);
+    if (wasConnected) void client.close({ endSession: false });
     clearTimeout(this.#timer);
     const delay = this.#delayMs;
     this.#delayMs = Math.min(this.#delayMs * 2, this.#retry.maxMs);
@@ -262,12 +258,6 @@ export class RemoteToolSource {
 function publicUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-}
-
-/** Errors of the client's transport that mean the server cannot be reached any more. */
-function isConnectionLoss(error: unknown): boolean {
-  return error instanceof TypeError ||
-    /fetch failed|reconnect|ECONNREFUSED|connection refused/i.test(describeError(error));
 }
 
 /** The remote tool's args schema as Zod (validation is also done by the remote server). */

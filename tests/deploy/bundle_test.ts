@@ -2,7 +2,8 @@
  * What Supabase's bundler would put in the deployed function is a reviewed
  * list: the npm packages the code-only graph of functions/mcp-loop/index.ts
  * reaches (each goes in whole, see bundle_graph.ts) must be exactly
- * `ALLOWED`, and PGlite and the gpt-tokenizer package are never among them.
+ * `ALLOWED`, and PGlite, the gpt-tokenizer package, the OpenAI SDK and the MCP
+ * SDK's client are never among them.
  * A new package here is a change to review with `deno task bench bundle`
  * (docs/deploy.md#bundle-size: Supabase's limits are 20 MB and 5 MB).
  */
@@ -13,8 +14,10 @@ const ROOT = new URL("../../", import.meta.url);
 
 /**
  * Packages that must never be bundled: 26 MB of PGlite, 27 MB of tokenizer (vendored instead),
- * 24 MB of OpenAI SDK (shared/adapters/openai/openai_client.ts calls the API with fetch), and
- * Hono's 577 files for a dozen fixed routes (shared/http/router.ts routes them itself).
+ * 24 MB of OpenAI SDK (shared/adapters/openai/openai_client.ts calls the API with fetch), 7.3 MB
+ * of the MCP SDK's client with its nine dependencies (shared/mcp/remote_client.ts speaks to remote
+ * MCP servers with fetch; tests keep the SDK client as the reference client), and Hono's 577
+ * files for a dozen fixed routes (shared/http/router.ts routes them itself).
  */
 const FORBIDDEN = [
   "@electric-sql/pglite",
@@ -22,14 +25,15 @@ const FORBIDDEN = [
   "gpt-tokenizer",
   "hono",
   "openai",
+  "@modelcontextprotocol/client",
 ];
 
 /** The npm packages of the deployed bundle, by name, and why each is there. */
 const ALLOWED: Record<string, string> = {
-  "@cfworker/json-schema": "the MCP SDK's JSON Schema validator (no eval on the edge)",
-  "@modelcontextprotocol/client": "remote MCP servers as tool sources",
+  "@cfworker/json-schema":
+    "the JSON Schema validator of the MCP server and of remote tools' output (no eval on the edge)",
   "@modelcontextprotocol/server": "serving the registry over MCP",
-  "@modelcontextprotocol/core": "dependency of the MCP client and server",
+  "@modelcontextprotocol/core": "dependency of the MCP server",
   "@supabase/supabase-js": "the caller's client for tools, Supabase-stored conversations",
   "@supabase/auth-js": "dependency of supabase-js",
   "@supabase/functions-js": "dependency of supabase-js",
@@ -39,24 +43,16 @@ const ALLOWED: Record<string, string> = {
   "@supabase/storage-js": "dependency of supabase-js",
   "iceberg-js": "dependency of supabase-js (storage)",
   "tslib": "dependency of supabase-js",
-  "jose": "verifying users' JWTs (also a dependency of the MCP client)",
+  "jose": "verifying users' JWTs",
   "postgres": "the Postgres adapter (SUPABASE_DB_URL)",
   "zod": "tool and request schemas",
-  "eventsource": "dependency of the MCP client (SSE transport)",
-  "eventsource-parser": "dependency of eventsource and the MCP client",
-  "pkce-challenge": "dependency of the MCP client (OAuth)",
-  "cross-spawn": "dependency of the MCP client (stdio transport, unused when deployed)",
-  "which": "dependency of cross-spawn",
-  "isexe": "dependency of which",
-  "path-key": "dependency of cross-spawn",
-  "shebang-command": "dependency of cross-spawn",
-  "shebang-regex": "dependency of shebang-command",
+  "eventsource-parser": "reading remote MCP servers' event streams (shared/mcp/remote_sse.ts)",
 };
 
 let graph: ReturnType<typeof deployedGraph> | undefined;
 const deployed = () => graph ??= deployedGraph("functions/mcp-loop/index.ts", ROOT);
 
-Deno.test("the deployed graph reaches neither PGlite, the gpt-tokenizer package, Hono nor the OpenAI SDK", async () => {
+Deno.test("the deployed graph reaches neither PGlite, the gpt-tokenizer package, Hono, the OpenAI SDK nor the MCP SDK's client", async () => {
   const names = (await deployed()).npmPackages.map((pkg) => pkg.name);
   assert.deepEqual(names.filter((name) => FORBIDDEN.includes(name)), []);
 });

@@ -1,0 +1,299 @@
+/**
+ * A small MCP client over Streamable HTTP with `fetch`, for remote tool
+ * sources: what the official SDK's v2 client sends, in both eras, and no more
+ * (tools only; no client capability declared).
+ *
+ * - Era: `server/discover` first (2026-07-28 draft, basic/lifecycle), else the
+ *   2025-11-25 `initialize` handshake (remote_discover.ts).
+ * - 2026-07-28: stateless; each request carries the `_meta` envelope and the
+ *   standard headers (remote_headers.ts); each result says `resultType`
+ *   (remote_results.ts); closing a request's stream cancels it; list_changed
+ *   comes on a `subscriptions/listen` stream when the server offers it.
+ * - 2025-11-25: the session of the `initialize` response; a 404 means it is
+ *   gone: `initialize` again, then the request again, once (basic/transports
+ *   §Session Management 4); `notifications/cancelled` for a cancelled request
+ *   (basic/utilities/cancellation); the server's requests on a stream are
+ *   answered (`ping` `{}`, else -32601, as the SDK client answers); a GET
+ *   stream for notifications; DELETE ends the session on close (§5).
+ *
+ * A notification stream that breaks is opened again; if that fails, or the
+ * server is unreachable when it is first opened, `onLost` says so.
+ */
+import type { JsonSchemaValidatorProvider } from "./json_schema_validator.ts";
+import { discoverOutcome, MODERN_VERSION, withEnvelope } from "./remote_discover.ts";
+import { cancellation, type JsonRpcMessage, RemoteMcpError } from "./remote_error.ts";
+import {
+  callableTools,
+  paramDeclarations,
+  paramHeaders,
+  requestHeaders,
+} from "./remote_headers.ts";
+import {
+  allTools,
+  callResultOf,
+  type CallToolResult,
+  checkStructuredContent,
+  compileOutputSchema,
+  type RemoteTool,
+  resultOf,
+} from "./remote_results.ts";
+import { followStream } from "./remote_sse.ts";
+import { answerTo, deleteSession, getStream, postForStream, postMessage } from "./remote_wire.ts";
+import { SERVER_INFO } from "./server_info.ts";
+
+/** The 2025-era versions `initialize` accepts, the first offered (the SDK client's list). */
+const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+
+/** The server's capabilities, as far as they are read here. */
+type Capabilities = Record<string, { listChanged?: boolean } | undefined>;
+
+/** What the client needs. */
+export interface RemoteClientOptions {
+  url: string;
+  headers?: Record<string, string>;
+  /** The bound of a request nobody aborts. */
+  timeoutMs: number;
+  /** Compiles tools' output schemas (json_schema_validator.ts). */
+  validator: JsonSchemaValidatorProvider;
+  fetch?: typeof fetch;
+  /** A notification from the server (on any stream). */
+  onNotification?: (method: string, params: unknown) => void;
+  /** The server went away while connected. */
+  onLost?: (reason: string) => void;
+}
+
+/** A request's options: an abort signal, and the `Mcp-Param-*` headers of a call. */
+interface RequestOptions {
+  signal?: AbortSignal;
+  params?: Record<string, string>;
+}
+
+/** A connection to one remote MCP server: `connect()`, `listTools()`, `callTool()`, `close()`. */
+export class RemoteMcpClient {
+  readonly #options: RemoteClientOptions;
+  readonly #closing = new AbortController();
+  #version: string | undefined;
+  #sessionId: string | undefined;
+  #capabilities: Capabilities = {};
+  #nextId = 0;
+  #probes = 0;
+  #tools = new Map<string, RemoteTool>();
+  #renewing: Promise<void> | undefined;
+
+  constructor(options: RemoteClientOptions) {
+    this.#options = options;
+  }
+
+  /** The negotiated protocol version (2026-07-28, or the 2025-era one `initialize` agreed). */
+  get protocolVersion(): string | undefined {
+    return this.#version;
+  }
+
+  /** Does the server say its tool list changes (and so notifies)? */
+  get toolsChange(): boolean {
+    return this.#capabilities.tools?.listChanged === true;
+  }
+
+  /** Negotiates the era, then opens the notification stream. Rejects when the server cannot be used. */
+  async connect(): Promise<void> {
+    const discovered = await discoverOutcome((params) =>
+      this.#request("server/discover", params).then((answer) => answer.result)
+    );
+    if (discovered) {
+      this.#version = MODERN_VERSION;
+      this.#capabilities = discovered.capabilities as Capabilities;
+    } else {
+      await this.#initialize();
+    }
+    void followStream({
+      open: (lastEventId) => this.#openStream(lastEventId),
+      signal: this.#closing.signal,
+      onMessage: (message) => this.#received(message),
+      onLost: (reason) => this.#options.onLost?.(reason),
+    });
+  }
+
+  /** Every tool, all pages. */
+  async listTools(): Promise<{ tools: RemoteTool[]; excluded: { name: string; why: string }[] }> {
+    const tools = await allTools((cursor) =>
+      this.request("tools/list", cursor === undefined ? {} : { cursor })
+    );
+    const callable = this.#version === MODERN_VERSION
+      ? callableTools(tools)
+      : { tools, excluded: [] };
+    this.#tools = new Map(callable.tools.map((tool) => [tool.name, tool]));
+    return callable;
+  }
+
+  /**
+   * Calls a listed tool. The result of a tool with an output schema must carry
+   * `structuredContent` that the schema accepts, unless it is an error, as the
+   * SDK client checks it (2025-11-25 server/tools §Output Schema).
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
+    const tool = this.#tools.get(name);
+    // Compiled before the call: a schema that cannot be read fails without a round trip.
+    const validate = tool?.outputSchema && compileOutputSchema(this.#options.validator, tool);
+    const declared = tool && this.#version === MODERN_VERSION
+      ? paramDeclarations(tool.inputSchema)
+      : [];
+    const params = Array.isArray(declared) ? paramHeaders(declared, args) : {};
+    const raw = await this.request("tools/call", { name, arguments: args }, { signal, params });
+    const result = callResultOf(raw);
+    if (validate) checkStructuredContent(result, validate, name);
+    return result;
+  }
+
+  /** Sends a request and resolves with its result; a 2025 session found gone is started again, once. */
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const session = this.#sessionId;
+    try {
+      return (await this.#request(method, params, options)).result;
+    } catch (error) {
+      const gone = error instanceof RemoteMcpError && error.httpStatus === 404 && session;
+      if (!gone) throw error;
+      // Requests that found the same session gone share one new `initialize`.
+      if (this.#sessionId === session) {
+        await (this.#renewing ??= this.#initialize().finally(() => this.#renewing = undefined));
+      }
+      return (await this.#request(method, params, options)).result;
+    }
+  }
+
+  /** Stops every stream and request; ends a 2025 session with DELETE unless `endSession` is false. */
+  async close({ endSession = true }: { endSession?: boolean } = {}): Promise<void> {
+    if (this.#closing.signal.aborted) return;
+    this.#closing.abort(new RemoteMcpError("aborted", "The client was closed"));
+    if (!endSession || this.#sessionId === undefined) return;
+    const { url, timeoutMs, fetch: fetcher = fetch } = this.#options;
+    await deleteSession({ url, headers: this.#headers(), fetch: fetcher, timeoutMs });
+  }
+
+  /** The 2025-11-25 handshake: `initialize`, its session and version, then `notifications/initialized`. */
+  async #initialize(): Promise<void> {
+    this.#version = undefined;
+    this.#sessionId = undefined;
+    const { result, headers } = await this.#request("initialize", {
+      protocolVersion: LEGACY_VERSIONS[0],
+      capabilities: {},
+      clientInfo: SERVER_INFO,
+    });
+    const version = String(result.protocolVersion);
+    if (!LEGACY_VERSIONS.includes(version)) {
+      throw new RemoteMcpError(
+        "protocol",
+        `Server's protocol version is not supported: ${version}`,
+      );
+    }
+    const sessionId = headers.get("mcp-session-id") ?? undefined;
+    // §Session Management 1: "The session ID … MUST only contain visible ASCII characters (0x21 to 0x7E)".
+    if (sessionId !== undefined && !/^[\x21-\x7e]+$/.test(sessionId)) {
+      throw new RemoteMcpError("protocol", "The server's Mcp-Session-Id is not visible ASCII");
+    }
+    this.#sessionId = sessionId;
+    this.#version = version;
+    this.#capabilities = (result.capabilities ?? {}) as Capabilities;
+    await this.#post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+
+  /** One request: its result and the HTTP response's headers; a timeout or an abort cancels it. */
+  async #request(
+    method: string,
+    params: Record<string, unknown>,
+    { signal, params: paramHeaders }: RequestOptions = {},
+  ): Promise<{ result: Record<string, unknown>; headers: Headers }> {
+    const modern = method === "server/discover" || this.#version === MODERN_VERSION;
+    // The probe's ids are its own, so a fallback `initialize` is the one a 2025 client sends.
+    const id = method === "server/discover"
+      ? `server-discover-probe-${++this.#probes}`
+      : this.#nextId++;
+    const message: JsonRpcMessage = {
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: modern ? withEnvelope(params) : params,
+    };
+    const stop = cancellation([signal, this.#closing.signal], this.#options.timeoutMs, method);
+    try {
+      const sent = await postMessage({
+        ...this.#exchange(stop.signal),
+        headers: this.#headers(message, paramHeaders),
+        message,
+      });
+      return { result: resultOf(sent.answer!, { method, modern }), headers: sent.headers };
+    } catch (error) {
+      // A cancelled 2025 request is told to the server (never `initialize`); in 2026-07-28 closing
+      // its stream is the signal (basic/patterns/cancellation).
+      if (stop.signal.aborted && !modern && method !== "initialize") {
+        const reason = String(stop.signal.reason?.message ?? stop.signal.reason);
+        void this.#post({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason },
+        }).catch(() => {});
+      }
+      throw error;
+    } finally {
+      stop.dispose();
+    }
+  }
+
+  /** POSTs a notification or a response (answered 202). */
+  #post(message: JsonRpcMessage): Promise<unknown> {
+    return postMessage({
+      ...this.#exchange(this.#closing.signal),
+      headers: this.#headers(message),
+      message,
+    });
+  }
+
+  #exchange(signal: AbortSignal) {
+    return {
+      url: this.#options.url,
+      signal,
+      fetch: this.#options.fetch ?? fetch,
+      onMessage: (received: JsonRpcMessage) => this.#received(received),
+    };
+  }
+
+  #headers(message?: JsonRpcMessage, params?: Record<string, string>): Headers {
+    const [base, sessionId, version] = [this.#options.headers, this.#sessionId, this.#version];
+    return requestHeaders({ base, sessionId, version, message, params });
+  }
+
+  /** A server's message that is not the answer awaited: a request gets an answer, a notification is passed on. */
+  #received(message: JsonRpcMessage): void {
+    if (message.method === undefined) return;
+    if (message.id === undefined) {
+      this.#options.onNotification?.(message.method, message.params);
+      return;
+    }
+    // 2026-07-28 has no server-to-client requests: the SDK client drops them unanswered.
+    if (this.#version === MODERN_VERSION) return;
+    void this.#post(answerTo(message)).catch(() => {});
+  }
+
+  /** GET in 2025-11-25 (405: none offered); `subscriptions/listen` in 2026-07-28 when tools change. */
+  async #openStream(lastEventId: string | undefined): Promise<Response | undefined> {
+    const exchange = this.#exchange(this.#closing.signal);
+    if (this.#version !== MODERN_VERSION) {
+      return await getStream({ ...exchange, headers: this.#headers() }, lastEventId);
+    }
+    if (!this.toolsChange) return undefined;
+    const message: JsonRpcMessage = {
+      jsonrpc: "2.0",
+      id: `listen:${this.#nextId++}`,
+      method: "subscriptions/listen",
+      params: withEnvelope({ notifications: { toolsListChanged: true } }),
+    };
+    return await postForStream({ ...exchange, headers: this.#headers(message), message });
+  }
+}
