@@ -1,6 +1,7 @@
 /** The MCP session store suite against the in-memory fake and SQL on PGlite; RLS for two users. */
 import assert from "node:assert/strict";
 import { newSessionId } from "../../shared/mcp/mcp_sessions.ts";
+import { SqlCallerDataStore } from "../../shared/store/sql_caller_data_store.ts";
 import { SqlMcpSessionStore } from "../../shared/store/sql_mcp_session_store.ts";
 import { USER_A, USER_B, userClaims } from "../auth/test_tokens.ts";
 import { MemoryMcpSessionStore } from "../fakes/memory_mcp_session_store.ts";
@@ -82,4 +83,36 @@ Deno.test("Supabase shape: a user's session and its questions are theirs alone; 
     asUser(USER_A, (tx) => tx.query("select public.sweep_mcp_sessions(now(), 10)")),
     /permission denied/,
   );
+});
+
+Deno.test("Supabase shape: erasing everything ends the caller's MCP sessions and their questions, nobody else's", async () => {
+  const { sql } = await migratedSupabasePglite();
+  const store = new SqlMcpSessionStore(sql);
+  const alice = { userId: USER_A, owner: `user:${USER_A}`, claims: userClaims(USER_A) };
+  const bob = { userId: USER_B, owner: `user:${USER_B}`, claims: userClaims(USER_B) };
+  const now = new Date();
+  const later = new Date(now.getTime() + 3_600_000);
+  const open = async (caller: typeof alice) => {
+    const id = newSessionId();
+    await store.open(caller, {
+      id,
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "erase" },
+      expiresAt: later,
+    });
+    await store.ask(caller, { sessionId: id, requestId: "q-0", relatedId: "7", expiresAt: later });
+    return id;
+  };
+  const [aliceSession, bobSession] = [await open(alice), await open(bob)];
+  await new SqlCallerDataStore(sql).deleteEverything(alice);
+  assert.equal(await store.find(alice, aliceSession, { now, renewTo: later }), undefined);
+  assert.deepEqual(await store.take(alice, { sessionId: aliceSession, requestId: "q-0" }), {
+    kind: "gone",
+  });
+  assert.notEqual(await store.find(bob, bobSession, { now, renewTo: later }), undefined);
+  assert.deepEqual(await store.take(bob, { sessionId: bobSession, requestId: "q-0" }), {
+    kind: "waiting",
+  });
+  assert.equal(await store.end(bob, bobSession), true);
 });
