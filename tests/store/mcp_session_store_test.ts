@@ -9,6 +9,16 @@ import { sharedPglite } from "../support/pglite.ts";
 import { asAnon, asUser, migratedSupabasePglite } from "../support/supabase_shape.ts";
 import { mcpSessionStoreSuite } from "./mcp_session_store_suite.ts";
 
+/** The Supabase-shaped database, its session store, two signed-in users and an hour from now. */
+async function twoUsers() {
+  const { sql } = await migratedSupabasePglite();
+  const store = new SqlMcpSessionStore(sql);
+  const alice = { userId: USER_A, owner: `user:${USER_A}`, claims: userClaims(USER_A) };
+  const bob = { userId: USER_B, owner: `user:${USER_B}`, claims: userClaims(USER_B) };
+  const now = new Date();
+  return { sql, store, alice, bob, now, later: new Date(now.getTime() + 3_600_000) };
+}
+
 mcpSessionStoreSuite(
   "memory MCP session store",
   () => Promise.resolve(new MemoryMcpSessionStore()),
@@ -19,12 +29,7 @@ mcpSessionStoreSuite(
 );
 
 Deno.test("Supabase shape: a user's session and its questions are theirs alone; the answer changes only its status; anon reaches none", async () => {
-  const { sql } = await migratedSupabasePglite();
-  const store = new SqlMcpSessionStore(sql);
-  const alice = { userId: USER_A, owner: `user:${USER_A}`, claims: userClaims(USER_A) };
-  const bob = { userId: USER_B, owner: `user:${USER_B}`, claims: userClaims(USER_B) };
-  const now = new Date();
-  const later = new Date(now.getTime() + 3_600_000);
+  const { sql, store, alice, bob, now, later } = await twoUsers();
   const sessionId = newSessionId();
   await store.open(alice, {
     id: sessionId,
@@ -86,12 +91,7 @@ Deno.test("Supabase shape: a user's session and its questions are theirs alone; 
 });
 
 Deno.test("Supabase shape: erasing everything ends the caller's MCP sessions and their questions, nobody else's", async () => {
-  const { sql } = await migratedSupabasePglite();
-  const store = new SqlMcpSessionStore(sql);
-  const alice = { userId: USER_A, owner: `user:${USER_A}`, claims: userClaims(USER_A) };
-  const bob = { userId: USER_B, owner: `user:${USER_B}`, claims: userClaims(USER_B) };
-  const now = new Date();
-  const later = new Date(now.getTime() + 3_600_000);
+  const { sql, store, alice, bob, now, later } = await twoUsers();
   const open = async (caller: typeof alice) => {
     const id = newSessionId();
     await store.open(caller, {
