@@ -44,6 +44,8 @@ Deno.test("the real sentence encoder places a paraphrase nearer than an unrelate
   assert.ok(seen.paraphrase > seen.unrelated + 0.2, JSON.stringify(seen));
   assert.ok(seen.batchedDrift < 1e-6, "batches of two give the whole batch's vectors");
   assert.ok(seen.againDrift < 1e-6, "the same text gives the same vector");
+  // Loaded only where asked for: the lock names the packages (import_map.json) but holds none.
+  assert.doesNotMatch(await Deno.readTextFile(`${ROOT}deno.lock`), /"@energetic-ai\/[^"]+": \{/);
 });
 
 Deno.test("the encoder's share of the cosine is half, and it is sent batches of at most batchSize", async () => {
@@ -67,6 +69,18 @@ Deno.test("a blank text is not sent to the encoder and gets only hashed features
   assert.deepEqual(await embedder.embed([]), []);
 });
 
+Deno.test("a cancelled request stops before the next batch", async () => {
+  const controller = new AbortController();
+  const batches: string[][] = [];
+  const { encode } = recordingEncoder({}, batches);
+  const embedder = new SentenceEmbedder({
+    load: () => Promise.resolve((texts) => (controller.abort(), encode(texts))),
+    batchSize: 1,
+  });
+  await assert.rejects(embedder.embed(["a", "b"], { signal: controller.signal }), /abort/i);
+  assert.deepEqual(batches, [["a"]]);
+});
+
 Deno.test("the model is loaded once, on first use, and a failed load is tried again", async () => {
   let calls = 0;
   const { encode } = recordingEncoder({});
@@ -84,8 +98,13 @@ Deno.test("the model is loaded once, on first use, and a failed load is tried ag
 });
 
 Deno.test("packages that cannot be loaded give an error saying what to install and allow", async () => {
+  // Every specifier a missing file: a real package loaded here would land in deno.lock.
   const missing = pathToFileURL(`${ROOT}tests/support/no_such_package.js`).href;
-  const error = await loadUniversalSentenceEncoder({ embeddings: missing }).then(
+  const error = await loadUniversalSentenceEncoder({
+    core: missing,
+    embeddings: missing,
+    model: missing,
+  }).then(
     () => undefined,
     (e: unknown) => e,
   );

@@ -22,7 +22,7 @@
  * never on the edge (256 MB).
  */
 import { AppError, describeError } from "../../errors.ts";
-import type { Embedder } from "../../ports.ts";
+import type { Embedder, EmbedOptions } from "../../ports.ts";
 import { hashingVector } from "../../text/hashing_vector.ts";
 
 /** The npm packages the model comes from (pinned in import_map.json). */
@@ -87,7 +87,7 @@ export class SentenceEmbedder implements Embedder {
     this.#batchSize = Math.max(1, Math.floor(batchSize));
   }
 
-  async embed(texts: string[]): Promise<number[][]> {
+  async embed(texts: string[], { signal }: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
     // A failed load is not kept: the next call tries again.
     this.#encoder ??= this.#load().catch((error) => {
@@ -98,8 +98,10 @@ export class SentenceEmbedder implements Embedder {
     const semantic = Math.sqrt(this.#share), lexical = Math.sqrt(1 - this.#share);
     const vectors: number[][] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
+      // The encoder's work cannot be stopped midway; a cancelled request stops between batches.
+      signal?.throwIfAborted();
       const batch = texts.slice(start, start + this.#batchSize);
-      // The encoder returns nothing for a blank text: it gets a zero vector instead.
+      // The encoder can return no vector for a blank text (seen at a batch's end): it gets zeros.
       const words = batch.filter(hasWords);
       const encoded = words.length > 0 ? await encode(words) : [];
       let next = 0;
