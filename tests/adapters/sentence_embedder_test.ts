@@ -121,7 +121,7 @@ Deno.test("an encoder vector of the wrong size is refused, and too few dimension
   });
   await assert.rejects(
     embedder.embed(["hello"]),
-    /returned 3 dimensions for "hello", expected 512/,
+    /returned 3 dimensions for text 0 of the call, expected 512/,
   );
   assert.throws(() => new SentenceEmbedder({ dimensions: 512 }), /more than 512 dimensions/);
 });

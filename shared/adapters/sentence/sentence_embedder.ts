@@ -105,8 +105,8 @@ export class SentenceEmbedder implements Embedder {
       const words = batch.filter(hasWords);
       const encoded = words.length > 0 ? await encode(words) : [];
       let next = 0;
-      batch.forEach((text) => {
-        const sentence = hasWords(text) ? unit(encoded[next++], text) : BLANK;
+      batch.forEach((text, i) => {
+        const sentence = hasWords(text) ? unit(encoded[next++], start + i) : BLANK;
         vectors.push([
           ...sentence.map((x) => x * semantic),
           ...hashingVector(text, this.dimensions - SENTENCE_ENCODER_DIMENSIONS).map((x) =>
@@ -126,13 +126,14 @@ function hasWords(text: string): boolean {
 }
 
 /** The vector scaled to length 1 (zero stays zero), checked to be the encoder's size. */
-function unit(vector: number[] | undefined, text: string): number[] {
+function unit(vector: number[] | undefined, index: number): number[] {
+  // The text's position, not the text: a user's message does not belong in an error.
   if (vector?.length !== SENTENCE_ENCODER_DIMENSIONS) {
     throw new AppError(
       "MODEL_UNAVAILABLE",
-      `The sentence encoder returned ${vector?.length ?? "no"} dimensions for "${
-        text.slice(0, 40)
-      }", expected ${SENTENCE_ENCODER_DIMENSIONS}`,
+      `The sentence encoder returned ${
+        vector?.length ?? "no"
+      } dimensions for text ${index} of the call, expected ${SENTENCE_ENCODER_DIMENSIONS}`,
     );
   }
   const norm = Math.hypot(...vector);
