@@ -6,6 +6,7 @@
  */
 import type { ModelConfig, OpenAiConnection } from "../config/model_config.ts";
 import { HashingEmbedder } from "../adapters/hashing/hashing_embedder.ts";
+import { SentenceEmbedder } from "../adapters/sentence/sentence_embedder.ts";
 import { GteSmallEmbedder } from "../adapters/supabase/gte_small_embedder.ts";
 import { ChatPlanner } from "../planner/chat_planner.ts";
 import { HeuristicPlanner } from "../planner/heuristic_planner.ts";
@@ -53,6 +54,8 @@ export function createModels(config: ModelConfig): Models {
 
 function createEmbedder(config: ModelConfig, client?: LazyClient): Embedder {
   if (config.embedder === "gte-small") return new GteSmallEmbedder();
+  // Loads its npm packages on the first embed, so choosing it costs nothing until then.
+  if (config.embedder === "sentence") return new SentenceEmbedder();
   if (config.embedder !== "openai" || !client) return new HashingEmbedder();
   let embedder: Embedder | undefined;
   return {

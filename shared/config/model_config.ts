@@ -31,7 +31,8 @@ export interface ModelConfig {
    * MCP_LOOP_EMBEDDING_API_KEY, else the chat connection's.
    */
   embeddings?: OpenAiConnection;
-  embedder: "hashing" | "openai" | "gte-small";
+  /** `sentence`: the Universal Sentence Encoder with hashed features, local runs only. */
+  embedder: "hashing" | "openai" | "gte-small" | "sentence";
   embeddingModel: string;
   /** Ask the embedding model for this many dimensions (text-embedding-3 models support it). */
   embeddingDimensions?: number;
@@ -128,6 +129,7 @@ function chooseModels(
     "openai",
     "hashing",
     "gte-small",
+    "sentence",
   ], "auto");
   const plannerChoice = reader.oneOf("MCP_LOOP_PLANNER", ["auto", "chat", "heuristic"], "auto");
   const embedder = embedderChoice !== "auto"
@@ -141,6 +143,11 @@ function chooseModels(
   if (embedder === "openai" && !embeddings) {
     reader.problem(
       "MCP_LOOP_EMBEDDER=openai needs OPENAI_API_KEY or MCP_LOOP_EMBEDDING_API_KEY (or a base URL for a local server)",
+    );
+  }
+  if (embedder === "sentence" && edge) {
+    reader.problem(
+      "MCP_LOOP_EMBEDDER=sentence runs only locally (deno task start): the sentence encoder needs 150–300 MB of the edge runtime's 256 MB and reads its model from Deno's npm cache; on the edge use gte-small (the default there) or openai",
     );
   }
   if (planner === "chat" && !openai) {

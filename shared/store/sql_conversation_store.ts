@@ -47,15 +47,17 @@ export interface MemoryOptions {
 
 /**
  * The vector ranking's weight per embedding model where evidence says it
- * should differ. The offline embedders' vectors (`hashing-v1`, lexical; and
- * `word-vectors-sif-v1`, word vectors with hashed features) found on LoCoMo
- * almost no evidence turn full text missed, and fused at any weight they
- * reordered its hits for the worse: recall uses full text alone with them
+ * should differ. The offline embedders' vectors (`hashing-v1`, lexical;
+ * `word-vectors-sif-v1`, word vectors with hashed features; and
+ * `use-lite-hashing-v1`, a sentence encoder's with hashed features) found on
+ * LoCoMo almost no evidence turn full text missed, and fused they reordered
+ * its hits for the worse: recall uses full text alone with them
  * (docs/benchmarks.md#retrieval). Tool search still uses their vectors.
  */
 const DEFAULT_SEMANTIC_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
   "hashing-v1": 0,
   "word-vectors-sif-v1": 0,
+  "use-lite-hashing-v1": 0,
 });
 
 /** The vector ranking's weight for vectors of `model`. */

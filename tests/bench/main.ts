@@ -38,7 +38,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   bundle: bundleBenchmarks,
   bundle_check: bundleCheck,
   boot: () => bootBenchmarks(),
-  tokens: tokensBenchmarks,
+  tokens: () => tokensBenchmarks(options),
   plan_schema: planSchemaBenchmarks,
   retrieval: () => retrievalBenchmarks(options),
 };
@@ -58,7 +58,7 @@ for (const name of wanted) {
   console.log(typeof result === "string" ? result : formatTable(result));
 }
 
-/** Suite names, and the retrieval benchmark's `--data DIR`, `--only tools|memory` and `--embedder word-vectors`. */
+/** Suite names, and the retrieval benchmark's `--data DIR`, `--only tools|memory` and `--embedder word-vectors|sentence` (tokens: `sentence`). */
 function parseArgs(args: string[]): { names: string[]; options: RetrievalBenchOptions } {
   const names: string[] = [];
   const options: RetrievalBenchOptions = {};

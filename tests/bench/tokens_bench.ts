@@ -4,9 +4,11 @@
  * search, counted by the strict fake OpenAI API (o200k_base, the plan schema
  * included) through the real OpenAI adapter; the share of the prompt that is
  * a stable prefix (exactly, and as OpenAI's cache reports it); tool recall on
- * 137 labelled requests over 296 real MCP tools; and compaction.
+ * 137 labelled requests over 296 real MCP tools (`--embedder sentence` adds
+ * the optional sentence embedder's rows); and compaction.
  */
 import { HashingEmbedder } from "../../shared/adapters/hashing/hashing_embedder.ts";
+import { SentenceEmbedder } from "../../shared/adapters/sentence/sentence_embedder.ts";
 import { cosine } from "../../shared/text/words.ts";
 import type { Embedder } from "../../shared/ports.ts";
 import { ToolIndex, toolText } from "../../shared/tools/tool_index.ts";
@@ -24,11 +26,13 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const int = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** Runs the tokens benchmark; markdown tables. */
-export async function tokensBenchmarks(): Promise<string> {
+export async function tokensBenchmarks(
+  { embedder }: { embedder?: string } = {},
+): Promise<string> {
   return [
     await roundsTable(),
     await promptShares(),
-    await recallTable(),
+    await recallTable({ sentence: embedder === "sentence" }),
     await compactionTable(),
   ].join("\n\n");
 }
@@ -82,7 +86,7 @@ function share(call: CountedCall): number {
 }
 
 /** Recall of the labelled requests' needs among the tools offered, by ranking and k. */
-async function recallTable(): Promise<string> {
+async function recallTable({ sentence }: { sentence: boolean }): Promise<string> {
   const catalog = registerCatalog(catalogTools()).getToolMetadataList();
   const requests = labelledRequests();
   const ks = [8, 16, 24, 32];
@@ -91,6 +95,13 @@ async function recallTable(): Promise<string> {
     ["hashing vectors only", await vectorRanker(catalog, new HashingEmbedder())],
     ["hybrid, hashing embedder (the offline default)", ranker(catalog, new HashingEmbedder())],
   ];
+  if (sentence) {
+    const embedder = new SentenceEmbedder();
+    variants.push(
+      ["sentence embedder's vectors only", await vectorRanker(catalog, embedder)],
+      ["hybrid, sentence embedder (optional, local)", ranker(catalog, embedder)],
+    );
+  }
   const rows = [
     `Tool recall on ${requests.length} labelled requests over ${catalog.length} tools of 12 real MCP servers (a need counts when one of its alternatives is offered; "all" = requests with every need offered):`,
     "",
@@ -109,7 +120,7 @@ async function recallTable(): Promise<string> {
   }
   rows.push(
     "",
-    "With a real embedder: not run here. No embedding model can run on this machine: OpenAI's API is out of reach, `gte-small` exists only in Supabase's edge runtime, and the npm packages that run ONNX models locally (@huggingface/transformers, fastembed, …) download their weights from the Hugging Face hub at run time, which is out of reach too. The same ranking runs with the configured embedder in production (`MCP_LOOP_EMBEDDER`).",
+    "With a hosted embedder: not run here. OpenAI's API is out of reach and `gte-small` exists only in Supabase's edge runtime; the one model that runs here is the optional sentence embedder (`--embedder sentence`, its weights in an npm package). The same ranking runs with the configured embedder in production (`MCP_LOOP_EMBEDDER`).",
   );
   return rows.join("\n");
 }

