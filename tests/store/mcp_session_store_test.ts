@@ -29,7 +29,7 @@ mcpSessionStoreSuite(
 );
 
 Deno.test("Supabase shape: a user's session and its questions are theirs alone; the answer changes only its status; anon reaches none", async () => {
-  const { sql, store, alice, bob, now, later } = await twoUsers();
+  const { store, alice, bob, now, later } = await twoUsers();
   const sessionId = newSessionId();
   await store.open(alice, {
     id: sessionId,
