@@ -57,7 +57,7 @@ Deno.test("the migrations create an HNSW cosine index and enable RLS on every ta
   // Without the offline embedders' vectors, which recall does not search by default.
   assert.match(
     hnsw.indexdef,
-    /WHERE \(embedding_model <> ALL \(ARRAY\['hashing-v1'::text, 'word-vectors-sif-v1'::text\]\)\)/,
+    /WHERE \(embedding_model <> ALL \(ARRAY\['hashing-v1'::text, 'word-vectors-sif-v1'::text, 'use-lite-hashing-v1'::text\]\)\)/,
   );
   // Full text: the user's messages, with each insert updating the index itself.
   const [fts] = await sql.query<{ indexdef: string }>(
