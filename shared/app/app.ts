@@ -281,7 +281,10 @@ function mcpDeps(config: Config, parts: Parts, overrides: AppOverrides): McpServ
     memory: parts.memoryStores.memory,
     refinementSettings: config.refinement,
     approvals: createMcpApprovals(config, { rule: parts.rule, store: parts.runs.approvals }),
-    sessions: createMcpSessions(overrides.mcpSessions ?? new SqlMcpSessionStore(parts.sql)),
+    sessions: createMcpSessions(overrides.mcpSessions ?? new SqlMcpSessionStore(parts.sql), {
+      ttlMs: config.mcp.sessionTtlMs,
+      waitMs: config.mcp.questionWaitMs,
+    }),
     untilReady: () => untilOpen(parts.sql),
   };
 }

@@ -82,6 +82,10 @@ export interface ConfigOptions {
     allowedOrigins?: string[];
     /** How soon a remote MCP server that failed is tried again (default 1 000 ms). */
     remoteRetryMs?: number;
+    /** How long a 2025-11-25 client's session over HTTP lives unused (default 24 h). */
+    sessionTtlMs?: number;
+    /** How long a call waits for the client's answer to its approval question (default 120 000 ms). */
+    questionWaitMs?: number;
   };
   /** Apply `supabase/migrations/` at start (default: on for PGlite and plain Postgres, off on Supabase). */
   migrate?: boolean;

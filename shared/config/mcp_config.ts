@@ -12,6 +12,13 @@ export interface McpConfig {
   remoteServers: RemoteServerConfig[];
   /** First retry delay for a remote server that is down (doubling up to a minute). */
   remoteRetryMs: number;
+  /** How long a 2025-11-25 client's session over HTTP lives unused. */
+  sessionTtlMs: number;
+  /**
+   * How long a call waits for the client's answer to its question: under the
+   * 150 s a request may stay idle on Supabase's edge, with room for the tool.
+   */
+  questionWaitMs: number;
   /**
    * The secret an MCP approval's `requestState` is signed with (through HKDF),
    * and the variable it comes from; undefined: a random key of this process.
@@ -25,6 +32,12 @@ export interface RemoteServerConfig {
   url: string;
   headers: Record<string, string>;
 }
+
+/** How long a 2025-11-25 client's session over HTTP lives unused, unless set. */
+export const MCP_SESSION_TTL_MS = 24 * 3_600_000;
+
+/** How long a call waits for the client's answer to its question, unless set. */
+export const MCP_QUESTION_WAIT_MS = 120_000;
 
 /** The MCP endpoint's allow-lists, the remote MCP servers and the approvals' key. */
 export function readMcp(
@@ -53,6 +66,18 @@ export function readMcp(
       fallback: 1_000,
       min: 10,
       max: 600_000,
+      integer: true,
+    }),
+    sessionTtlMs: reader.option("mcp.sessionTtlMs", options.sessionTtlMs, {
+      fallback: MCP_SESSION_TTL_MS,
+      min: 60_000,
+      max: 7 * 24 * 3_600_000,
+      integer: true,
+    }),
+    questionWaitMs: reader.option("mcp.questionWaitMs", options.questionWaitMs, {
+      fallback: MCP_QUESTION_WAIT_MS,
+      min: 100,
+      max: 140_000,
       integer: true,
     }),
     requestStateKey: readRequestStateKey(reader, keys),

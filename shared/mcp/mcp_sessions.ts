@@ -9,6 +9,7 @@
  * but the `Sql` port has no listener and Supabase's pooled connections
  * (transaction mode) do not deliver notifications.
  */
+import { MCP_QUESTION_WAIT_MS, MCP_SESSION_TTL_MS } from "../config/mcp_config.ts";
 import type { McpSessionStore } from "../store/mcp_session_port.ts";
 
 /** Settings of MCP sessions; every one has a default. */
@@ -41,8 +42,8 @@ export interface McpSessions {
 
 /** Defaults of {@link McpSessionOptions}. */
 export const SESSION_DEFAULTS = {
-  ttlMs: 24 * 3_600_000,
-  waitMs: 120_000,
+  ttlMs: MCP_SESSION_TTL_MS,
+  waitMs: MCP_QUESTION_WAIT_MS,
   pollMs: { first: 50, max: 1_000 },
 } as const;
 

@@ -264,3 +264,23 @@ Deno.test("hybrid retrieval and working memory read their settings, and refuse b
     },
   );
 });
+
+Deno.test("MCP sessions' lifetime and a question's wait are typed options, bounded", () => {
+  const defaults = loadConfig({}).mcp;
+  assert.equal(defaults.sessionTtlMs, 24 * 3_600_000);
+  assert.equal(defaults.questionWaitMs, 120_000);
+  const set = loadConfig({}, {
+    options: { mcp: { sessionTtlMs: 600_000, questionWaitMs: 30_000 } },
+  });
+  assert.equal(set.mcp.sessionTtlMs, 600_000);
+  assert.equal(set.mcp.questionWaitMs, 30_000);
+  // Past the edge's 150 s idle timeout a question would outlive its request.
+  assert.throws(
+    () => loadConfig({}, { options: { mcp: { questionWaitMs: 200_000 } } }),
+    /mcp\.questionWaitMs/,
+  );
+  assert.throws(
+    () => loadConfig({}, { options: { mcp: { sessionTtlMs: 1_000 } } }),
+    /mcp\.sessionTtlMs/,
+  );
+});

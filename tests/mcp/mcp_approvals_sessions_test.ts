@@ -257,8 +257,9 @@ Deno.test("MCP 2025-11-25 over HTTP without elicitation: no session, and a call 
 });
 
 Deno.test("MCP 2025-11-25 over HTTP: a question nobody answers in time is withdrawn, the call ends without running, and a late answer is refused", async () => {
-  const t = await approvalsSetup();
-  t.app.mcp.sessions!.waitMs = 300;
+  // The wait as a deployment would set it (typed option, bounded like the others).
+  const t = await approvalsSetup({}, { mcp: { questionWaitMs: 300 } });
+  assert.equal(t.app.mcp.sessions!.waitMs, 300);
   let withdrawn!: () => void;
   const sawWithdrawal = new Promise<void>((resolve) => withdrawn = resolve);
   let wireId: unknown;
