@@ -119,7 +119,10 @@ async function dispatch(
   if (!found) return notFound(req.method, pathname, trace, logger);
   try {
     const res = await found.route.handle(req, trace, found.params);
-    return head ? new Response(null, res) : res;
+    if (!head) return res;
+    // Nobody reads a HEAD answer's body: cancelled, a stream behind it stops (a run's events).
+    await res.body?.cancel();
+    return new Response(null, res);
   } catch (error) {
     return errorResponse(error, { logger, requestId: trace.id });
   }

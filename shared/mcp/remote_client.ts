@@ -20,7 +20,13 @@
  * server is unreachable when it is first opened, `onLost` says so.
  */
 import type { JsonSchemaValidatorProvider } from "./json_schema_validator.ts";
-import { discoverOutcome, MODERN_VERSION, withEnvelope } from "./remote_discover.ts";
+import {
+  discoverOutcome,
+  INITIALIZE_PARAMS,
+  initialized,
+  MODERN_VERSION,
+  withEnvelope,
+} from "./remote_discover.ts";
 import { cancellation, type JsonRpcMessage, RemoteMcpError } from "./remote_error.ts";
 import {
   callableTools,
@@ -39,10 +45,6 @@ import {
 } from "./remote_results.ts";
 import { followStream } from "./remote_sse.ts";
 import { answerTo, deleteSession, getStream, postForStream, postMessage } from "./remote_wire.ts";
-import { SERVER_INFO } from "./server_info.ts";
-
-/** The 2025-era versions `initialize` accepts, the first offered (the SDK client's list). */
-const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 
 /** The server's capabilities, as far as they are read here. */
 type Capabilities = Record<string, { listChanged?: boolean } | undefined>;
@@ -154,18 +156,23 @@ export class RemoteMcpClient {
     params: Record<string, unknown>,
     options: RequestOptions = {},
   ): Promise<Record<string, unknown>> {
+    // A request never goes out while the session is being started again: it would carry none.
+    if (this.#renewing) await this.#renewing;
     const session = this.#sessionId;
     try {
       return (await this.#request(method, params, options)).result;
     } catch (error) {
       const gone = error instanceof RemoteMcpError && error.httpStatus === 404 && session;
       if (!gone) throw error;
-      // Requests that found the same session gone share one new `initialize`.
-      if (this.#sessionId === session) {
-        await (this.#renewing ??= this.#initialize().finally(() => this.#renewing = undefined));
-      }
+      if (this.#renewing) await this.#renewing;
+      else if (this.#sessionId === session) await this.#renew();
       return (await this.#request(method, params, options)).result;
     }
+  }
+
+  /** Starts the 2025 session again, once for every request that found it gone. */
+  #renew(): Promise<void> {
+    return this.#renewing ??= this.#initialize().finally(() => this.#renewing = undefined);
   }
 
   /** Stops every stream and request; ends a 2025 session with DELETE unless `endSession` is false. */
@@ -181,23 +188,8 @@ export class RemoteMcpClient {
   async #initialize(): Promise<void> {
     this.#version = undefined;
     this.#sessionId = undefined;
-    const { result, headers } = await this.#request("initialize", {
-      protocolVersion: LEGACY_VERSIONS[0],
-      capabilities: {},
-      clientInfo: SERVER_INFO,
-    });
-    const version = String(result.protocolVersion);
-    if (!LEGACY_VERSIONS.includes(version)) {
-      throw new RemoteMcpError(
-        "protocol",
-        `Server's protocol version is not supported: ${version}`,
-      );
-    }
-    const sessionId = headers.get("mcp-session-id") ?? undefined;
-    // §Session Management 1: "The session ID … MUST only contain visible ASCII characters (0x21 to 0x7E)".
-    if (sessionId !== undefined && !/^[\x21-\x7e]+$/.test(sessionId)) {
-      throw new RemoteMcpError("protocol", "The server's Mcp-Session-Id is not visible ASCII");
-    }
+    const { result, headers } = await this.#request("initialize", INITIALIZE_PARAMS);
+    const { sessionId, version } = initialized(result, headers);
     this.#sessionId = sessionId;
     this.#version = version;
     this.#capabilities = (result.capabilities ?? {}) as Capabilities;
@@ -246,13 +238,22 @@ export class RemoteMcpClient {
     }
   }
 
-  /** POSTs a notification or a response (answered 202). */
-  #post(message: JsonRpcMessage): Promise<unknown> {
-    return postMessage({
-      ...this.#exchange(this.#closing.signal),
-      headers: this.#headers(message),
-      message,
-    });
+  /** POSTs a notification or a response (answered 202), within the request timeout. */
+  async #post(message: JsonRpcMessage): Promise<unknown> {
+    const stop = cancellation(
+      [this.#closing.signal],
+      this.#options.timeoutMs,
+      message.method ?? "response",
+    );
+    try {
+      return await postMessage({
+        ...this.#exchange(stop.signal),
+        headers: this.#headers(message),
+        message,
+      });
+    } finally {
+      stop.dispose();
+    }
   }
 
   #exchange(signal: AbortSignal) {

@@ -88,3 +88,30 @@ function asDiscovered(result: Record<string, unknown>): Discovered | undefined {
     !Array.isArray(capabilities);
   return versions && isObject ? result as unknown as Discovered : undefined;
 }
+
+/** The 2025-era versions `initialize` accepts, the first offered (the SDK client's list). */
+const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+
+/** What a 2025-era client sends with `initialize` (no capability: tools only). */
+export const INITIALIZE_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({
+  protocolVersion: LEGACY_VERSIONS[0],
+  capabilities: {},
+  clientInfo: SERVER_INFO,
+});
+
+/** The version and the session an `initialize` answer agreed, checked. */
+export function initialized(
+  result: Record<string, unknown>,
+  headers: Headers,
+): { version: string; sessionId?: string } {
+  const version = String(result.protocolVersion);
+  if (!LEGACY_VERSIONS.includes(version)) {
+    throw new RemoteMcpError("protocol", `Server's protocol version is not supported: ${version}`);
+  }
+  const sessionId = headers.get("mcp-session-id") ?? undefined;
+  // §Session Management 1: "The session ID … MUST only contain visible ASCII characters (0x21 to 0x7E)".
+  if (sessionId !== undefined && !/^[\x21-\x7e]+$/.test(sessionId)) {
+    throw new RemoteMcpError("protocol", "The server's Mcp-Session-Id is not visible ASCII");
+  }
+  return { version, sessionId };
+}

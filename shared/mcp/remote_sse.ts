@@ -67,6 +67,9 @@ export function parseMessage(data: string): JsonRpcMessage | undefined {
 /** The wait before opening a stream again when the server sent no `retry` (the SDK client's first delay). */
 const REOPEN_MS = 1_000;
 
+/** The longest pause before a notification stream is opened again. */
+const MAX_REOPEN_MS = 30_000;
+
 /**
  * Keeps a notification stream open until `signal` aborts: `open` gives the
  * stream (undefined: none is offered); when it ends or breaks it is opened
@@ -82,12 +85,24 @@ export async function followStream(
   },
 ): Promise<void> {
   const state: StreamState = {};
+  let pause = REOPEN_MS;
   for (let reopening = false; !signal.aborted; reopening = true) {
     try {
-      if (reopening) await delay(state.retryMs ?? REOPEN_MS, signal);
+      if (reopening) await delay(state.retryMs ?? pause, signal);
       const stream = await open(state.lastEventId);
       if (!stream) return;
-      await readStream(stream, { signal, state, onMessage: (message) => void onMessage(message) });
+      let heard = false;
+      await readStream(stream, {
+        signal,
+        state,
+        onMessage: (message) => {
+          heard = true;
+          onMessage(message);
+        },
+      });
+      // A stream that ends with nothing said is opened again later each time, as the SDK client
+      // backs off (×1.5, at most 30 s): a server that closes it at once is not asked every second.
+      pause = heard ? REOPEN_MS : Math.min(pause * 1.5, MAX_REOPEN_MS);
     } catch (error) {
       const failure = failureOf(error, signal, "The notification stream failed");
       // At first only an unreachable server counts (the SDK client ignores a refused GET).

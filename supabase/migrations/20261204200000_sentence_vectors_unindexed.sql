@@ -3,7 +3,9 @@
 -- does not search them by default (their ranking weight is 0, DEFAULT_SEMANTIC_WEIGHTS),
 -- and inserting a vector into the index was about 8 ms of every turn on PGlite. A search
 -- for them (a deployment that gives them a weight, past 2,000 messages) scans the
--- caller's rows instead. Rebuilding the index is a one-off cost of this migration.
+-- caller's rows instead. Rebuilding the index is a one-off cost of this migration, and it
+-- blocks writes to chat_messages while it runs: on a large table, apply it in a quiet hour
+-- (or build the new index under another name with CREATE INDEX CONCURRENTLY first).
 
 drop index if exists public.chat_messages_embedding_hnsw_idx;
 create index chat_messages_embedding_hnsw_idx

@@ -125,3 +125,16 @@ Deno.test("an encoder vector of the wrong size is refused, and too few dimension
   );
   assert.throws(() => new SentenceEmbedder({ dimensions: 512 }), /more than 512 dimensions/);
 });
+
+Deno.test("vectors of another share or length are stored under another model name", () => {
+  const load = () => Promise.reject(new Error("not loaded in this test"));
+  assert.equal(new SentenceEmbedder({ load }).model, SENTENCE_HASHING_MODEL);
+  assert.equal(
+    new SentenceEmbedder({ load, semanticShare: 0.7 }).model,
+    `${SENTENCE_HASHING_MODEL}-s0.7-d1536`,
+  );
+  assert.equal(
+    new SentenceEmbedder({ load, dimensions: 1024 }).model,
+    `${SENTENCE_HASHING_MODEL}-s0.5-d1024`,
+  );
+});

@@ -55,11 +55,20 @@ Deno.test("router: path parameters are percent-decoded; a bad escape is kept as 
   assert.equal(await (await call("/mcp-loop/playground/app.js")).text(), "file:app.js");
 });
 
-Deno.test("router: HEAD is answered as GET, without the body", async () => {
+Deno.test("router: HEAD is answered as GET, without the body, whose stream is cancelled", async () => {
   const res = await call("/mcp-loop/health", { method: "HEAD" });
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("content-type"), "application/json");
   assert.equal(await res.text(), "");
+  let cancelled!: (reason: unknown) => void;
+  const stopped = new Promise((resolve) => cancelled = resolve);
+  const stream = new ReadableStream({ cancel: (reason) => cancelled(reason) });
+  const events = router({ runs: () => Promise.resolve(new Response(stream)) });
+  const head = await events.fetch(
+    new Request("http://localhost/mcp-loop/runs/r1/events", { method: "HEAD" }),
+  );
+  assert.equal(head.body, null);
+  await stopped;
 });
 
 Deno.test("router: an unknown path is a JSON 404, a known one with another method a 405 with Allow", async () => {

@@ -60,7 +60,11 @@ export interface SentenceEmbedderOptions {
 
 /** Sentence-encoder vectors and hashed features in one vector (see the module doc). */
 export class SentenceEmbedder implements Embedder {
-  readonly model = SENTENCE_HASHING_MODEL;
+  /**
+   * {@link SENTENCE_HASHING_MODEL}, or that name with another share and length
+   * in it: vectors built otherwise are never compared with these.
+   */
+  readonly model: string;
   readonly dimensions: number;
   readonly #load: () => Promise<SentenceEncoder>;
   readonly #share: number;
@@ -85,6 +89,10 @@ export class SentenceEmbedder implements Embedder {
     this.dimensions = dimensions;
     this.#share = Math.min(Math.max(semanticShare, 0), 1);
     this.#batchSize = Math.max(1, Math.floor(batchSize));
+    const standard = this.#share === SENTENCE_SHARE && dimensions === 1536;
+    this.model = standard
+      ? SENTENCE_HASHING_MODEL
+      : `${SENTENCE_HASHING_MODEL}-s${this.#share}-d${dimensions}`;
   }
 
   async embed(texts: string[], { signal }: EmbedOptions = {}): Promise<number[][]> {
@@ -158,7 +166,7 @@ export async function loadUniversalSentenceEncoder(
 ): Promise<SentenceEncoder> {
   try {
     // Specifiers in variables: the packages are in no module graph (deno check, bundles, deno.lock).
-    // The peer package first, so the other two share its pinned version.
+    // The peer package first: it sets TensorFlow.js's backend the other two use.
     await import(core);
     const [library, weights] = await Promise.all([import(embeddings), import(model)]);
     if (typeof library.initModel !== "function" || weights.modelSource === undefined) {
