@@ -9,7 +9,7 @@ import {
 } from "../../shared/adapters/sentence/sentence_embedder.ts";
 import { isAppError } from "../../shared/errors.ts";
 import { cosine } from "../../shared/text/words.ts";
-import { ROOT } from "../support/process.ts";
+import { lastJsonOfChild, ROOT } from "../support/process.ts";
 
 /** An encoder that gives each text a fixed direction and records the batches it was sent. */
 function recordingEncoder(directions: Record<string, number>, batches: string[][] = []) {
@@ -27,16 +27,20 @@ function recordingEncoder(directions: Record<string, number>, batches: string[][
 Deno.test("the real sentence encoder places a paraphrase nearer than an unrelated text", async () => {
   // In a process of its own with --no-lock: the model's packages stay out of deno.lock, and
   // TensorFlow.js's process-wide backend out of this one.
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-lock", "--allow-read", "tests/support/sentence_embedder_child.ts"],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.ok(output.success, stderr);
-  const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
-  const seen = JSON.parse(lines.at(-1)!);
+  const seen = await lastJsonOfChild([
+    "run",
+    "--no-lock",
+    "--allow-read",
+    "tests/support/sentence_embedder_child.ts",
+  ]) as {
+    model: string;
+    dimensions: number;
+    lengths: number[];
+    paraphrase: number;
+    unrelated: number;
+    batchedDrift: number;
+    againDrift: number;
+  };
   assert.equal(seen.model, SENTENCE_HASHING_MODEL);
   assert.equal(seen.dimensions, 1536);
   assert.deepEqual(seen.lengths, [1536, 1536, 1536]);

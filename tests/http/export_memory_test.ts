@@ -7,26 +7,17 @@
  * grew the resident set by 278 MB.)
  */
 import assert from "node:assert/strict";
-import { ROOT } from "../support/process.ts";
+import { lastJsonOfChild } from "../support/process.ts";
 
 const MIB = 1024 * 1024;
 
 Deno.test("GET /data streams a history of more than 50 MB with the process's memory bounded", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--v8-flags=--expose-gc",
-      "tests/support/export_memory_child.ts",
-    ],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.ok(output.success, stderr);
-  const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
-  const measured = JSON.parse(lines.at(-1)!) as {
+  const measured = await lastJsonOfChild([
+    "run",
+    "--allow-all",
+    "--v8-flags=--expose-gc",
+    "tests/support/export_memory_child.ts",
+  ]) as {
     status: number;
     bytes: number;
     chunks: number;

@@ -8,6 +8,22 @@
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
+ * Runs `deno <args>` from the project's root and parses the last line it
+ * prints as JSON; a failed run throws with its standard error.
+ */
+export async function lastJsonOfChild(args: string[]): Promise<unknown> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+  const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
+  return JSON.parse(lines.at(-1)!);
+}
+
+/**
  * `deno task start`'s command run directly (`deno <SERVE_ARGS>`), so the server is this process's
  * own child and a signal (SIGKILL) reaches it rather than the task runner.
  */
