@@ -29,6 +29,8 @@ export class RemoteMcpFixture {
   inFlight = 0;
   maxInFlight = 0;
   readonly #callWaiters: { name: string; resolve: () => void }[] = [];
+  /** The HTTP status the next `tools/call` is refused with, as a rate limit or a proxy would. */
+  refuseNextCall: number | undefined;
   /** Resolved when the `sleep` calls asking to answer together are all in flight. */
   #together = Promise.withResolvers<void>();
 
@@ -105,6 +107,11 @@ export class RemoteMcpFixture {
   }
 
   async #handle(req: Request): Promise<Response> {
+    const refused = this.refuseNextCall;
+    if (refused && req.method === "POST" && (await req.clone().text()).includes('"tools/call"')) {
+      this.refuseNextCall = undefined;
+      return new Response("slow down", { status: refused, headers: { "retry-after": "1" } });
+    }
     const sessionId = req.headers.get("mcp-session-id");
     const existing = sessionId ? this.#transports.get(sessionId) : undefined;
     if (existing) return await existing.handleRequest(req);

@@ -193,6 +193,29 @@ Deno.test("a remote call that times out fails alone: the server keeps its tools"
   }
 });
 
+Deno.test("a remote call refused with an HTTP 4xx about it (429) fails alone; a 5xx takes the server's tools away", () =>
+  withRemote(async (fixture, app) => {
+    const client = await inMemoryClient(app);
+    fixture.refuseNextCall = 429;
+    const limited = await client.callTool({
+      name: "fixture__echo",
+      arguments: { text: "too soon" },
+    }) as CallResult;
+    assert.equal(limited.isError, true);
+    assert.match(limited.content[0].text, /429/);
+    assert.equal(app.registry.has("fixture__echo"), true);
+    assert.equal((await health(app)).checks["remote:fixture"].ok, true);
+    fixture.refuseNextCall = 502;
+    const broken = await client.callTool({
+      name: "fixture__echo",
+      arguments: { text: "gateway" },
+    }) as CallResult;
+    assert.equal(broken.isError, true);
+    assert.equal((await health(app)).checks["remote:fixture"].ok, false);
+    await until(() => app.registry.has("fixture__echo"), "the server's tools to come back");
+    await client.close();
+  }));
+
 Deno.test("a remote tool that declares nothing may destroy (MCP's defaults): the loop and MCP both ask a person first", () =>
   withRemote(
     async (fixture, app) => {
