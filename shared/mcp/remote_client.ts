@@ -1,33 +1,32 @@
 /**
- * A small MCP client over Streamable HTTP with `fetch`, for remote tool
- * sources: what the official SDK's v2 client sends, in both eras, and no more
- * (tools only; no client capability declared).
+ * A small MCP client over Streamable HTTP with `fetch`, for remote tool sources: what the
+ * official SDK's v2 client sends, in both eras, and no more (tools only; no client capability).
  *
- * - Era: `server/discover` first (2026-07-28 draft, basic/lifecycle), else the
- *   2025-11-25 `initialize` handshake (remote_discover.ts).
- * - 2026-07-28: stateless; each request carries the `_meta` envelope and the
- *   standard headers (remote_headers.ts); each result says `resultType`
- *   (remote_results.ts); closing a request's stream cancels it; list_changed
- *   comes on a `subscriptions/listen` stream when the server offers it.
- * - 2025-11-25: the session of the `initialize` response; a 404 means it is
- *   gone: `initialize` again, then the request again, once (basic/transports
- *   §Session Management 4); `notifications/cancelled` for a cancelled request
- *   (basic/utilities/cancellation); the server's requests on a stream are
- *   answered (`ping` `{}`, else -32601, as the SDK client answers); a GET
- *   stream for notifications; DELETE ends the session on close (§5).
+ * - Era: `server/discover` first (2026-07-28 draft, basic/lifecycle), else the 2025-11-25
+ *   `initialize` handshake (remote_discover.ts).
+ * - 2026-07-28: stateless; each request carries the `_meta` envelope and the standard headers
+ *   (remote_headers.ts); each result says `resultType` (remote_results.ts); closing a request's
+ *   stream cancels it; list_changed comes on a `subscriptions/listen` stream when offered.
+ * - 2025-11-25: the session of the `initialize` response; a 404 means it is gone: `initialize`
+ *   again, once for all that found it gone, then the request or the GET stream again
+ *   (basic/transports §Session Management 4); `notifications/cancelled` for a cancelled request
+ *   (basic/utilities/cancellation); the server's requests on a stream answered (`ping` `{}`, else
+ *   -32601, as the SDK client answers); DELETE ends the session on close (§5).
  *
- * A notification stream that breaks is opened again; if that fails, or the
- * server is unreachable when it is first opened, `onLost` says so.
+ * A notification stream that ends is opened again; if that fails, or the server is unreachable
+ * when it is first opened, `onLost` says so.
  */
 import type { JsonSchemaValidatorProvider } from "./json_schema_validator.ts";
 import {
+  type Capabilities,
   discoverOutcome,
   INITIALIZE_PARAMS,
   initialized,
+  listenRequest,
   MODERN_VERSION,
   withEnvelope,
 } from "./remote_discover.ts";
-import { cancellation, type JsonRpcMessage, RemoteMcpError } from "./remote_error.ts";
+import { cancellation, type JsonRpcMessage, RemoteMcpError, sessionGone } from "./remote_error.ts";
 import {
   callableTools,
   paramDeclarations,
@@ -45,9 +44,6 @@ import {
 } from "./remote_results.ts";
 import { followStream } from "./remote_sse.ts";
 import { answerTo, deleteSession, getStream, postForStream, postMessage } from "./remote_wire.ts";
-
-/** The server's capabilities, as far as they are read here. */
-type Capabilities = Record<string, { listChanged?: boolean } | undefined>;
 
 /** What the client needs. */
 export interface RemoteClientOptions {
@@ -162,17 +158,18 @@ export class RemoteMcpClient {
     try {
       return (await this.#request(method, params, options)).result;
     } catch (error) {
-      const gone = error instanceof RemoteMcpError && error.httpStatus === 404 && session;
-      if (!gone) throw error;
-      if (this.#renewing) await this.#renewing;
-      else if (this.#sessionId === session) await this.#renew();
+      if (!sessionGone(error, session)) throw error;
+      await this.#renewAfter(session!);
       return (await this.#request(method, params, options)).result;
     }
   }
 
-  /** Starts the 2025 session again, once for every request that found it gone. */
-  #renew(): Promise<void> {
-    return this.#renewing ??= this.#initialize().finally(() => this.#renewing = undefined);
+  /** Starts the 2025 session again, once for everything that found `session` gone. */
+  async #renewAfter(session: string): Promise<void> {
+    if (this.#renewing) await this.#renewing;
+    else if (this.#sessionId === session) {
+      await (this.#renewing ??= this.#initialize().finally(() => this.#renewing = undefined));
+    }
   }
 
   /** Stops every stream and request; ends a 2025 session with DELETE unless `endSession` is false. */
@@ -286,15 +283,18 @@ export class RemoteMcpClient {
   async #openStream(lastEventId: string | undefined): Promise<Response | undefined> {
     const exchange = this.#exchange(this.#closing.signal);
     if (this.#version !== MODERN_VERSION) {
-      return await getStream({ ...exchange, headers: this.#headers() }, lastEventId);
+      const session = this.#sessionId;
+      try {
+        return await getStream({ ...exchange, headers: this.#headers() }, lastEventId);
+      } catch (error) {
+        // The session lapsed: the stream of a new one, from its start.
+        if (!sessionGone(error, session)) throw error;
+        await this.#renewAfter(session!);
+        return await getStream({ ...exchange, headers: this.#headers() });
+      }
     }
     if (!this.toolsChange) return undefined;
-    const message: JsonRpcMessage = {
-      jsonrpc: "2.0",
-      id: `listen:${this.#nextId++}`,
-      method: "subscriptions/listen",
-      params: withEnvelope({ notifications: { toolsListChanged: true } }),
-    };
+    const message = listenRequest(`listen:${this.#nextId++}`);
     return await postForStream({ ...exchange, headers: this.#headers(message), message });
   }
 }

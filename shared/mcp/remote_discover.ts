@@ -115,3 +115,16 @@ export function initialized(
   }
   return { version, sessionId };
 }
+
+/** The 2026-07-28 request for a stream of tool-list changes. */
+export function listenRequest(id: string) {
+  return {
+    jsonrpc: "2.0" as const,
+    id,
+    method: "subscriptions/listen",
+    params: withEnvelope({ notifications: { toolsListChanged: true } }),
+  };
+}
+
+/** A server's capabilities, as far as the client reads them. */
+export type Capabilities = Record<string, { listChanged?: boolean } | undefined>;

@@ -115,3 +115,8 @@ export function cancellation(
     },
   };
 }
+
+/** Whether a 2025 session the request carried was found gone (basic/transports §Session Management 4). */
+export function sessionGone(error: unknown, session: string | undefined): boolean {
+  return error instanceof RemoteMcpError && error.httpStatus === 404 && session !== undefined;
+}

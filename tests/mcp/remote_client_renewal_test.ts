@@ -13,7 +13,10 @@ type Handler = (body: Record<string, unknown>, headers: Headers) => Promise<Resp
 function fakeFetch(handle: Handler, sent: string[]): typeof fetch {
   return (_url, init) => {
     const headers = new Headers(init?.headers);
-    if (init?.method === "GET") return Promise.resolve(new Response(null, { status: 405 }));
+    if (init?.method === "GET") {
+      sent.push(`GET ${headers.get("mcp-session-id") ?? "-"}`);
+      return handle({ method: "GET" }, headers);
+    }
     if (init?.method === "DELETE") return Promise.resolve(new Response(null, { status: 200 }));
     const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
     sent.push(`${body.method ?? "response"} ${headers.get("mcp-session-id") ?? "-"}`);
@@ -30,8 +33,16 @@ const answer = (id: unknown, result: Record<string, unknown>, headers?: HeadersI
 
 /** A 2025-11-25 server whose sessions the test ends, and whose `initialize` waits for `gate`. */
 function legacyServer() {
-  const state = { session: "s0", count: 0, gate: Promise.resolve(), arrived: () => {} };
+  const state = {
+    session: "s0",
+    count: 0,
+    gate: Promise.resolve(),
+    arrived: () => {},
+    /** The open notification streams (GET offered when set). */
+    streams: undefined as ReadableStreamDefaultController<Uint8Array>[] | undefined,
+  };
   const handle: Handler = async (body, headers) => {
+    if (body.method === "GET") return openStream(state, headers);
     if (body.method === "server/discover") return new Response("{}", { status: 400 });
     if (body.method === "initialize") {
       state.arrived();
@@ -49,6 +60,21 @@ function legacyServer() {
     return answer(body.id, { tools: [] });
   };
   return { state, handle };
+}
+
+/** A GET notification stream of the live session (405 when none is offered, 404 for a lapsed one). */
+function openStream(
+  state: { session: string; streams?: ReadableStreamDefaultController<Uint8Array>[] },
+  headers: Headers,
+): Promise<Response> {
+  if (!state.streams) return Promise.resolve(new Response(null, { status: 405 }));
+  if (headers.get("mcp-session-id") !== state.session) {
+    return Promise.resolve(new Response("session gone", { status: 404 }));
+  }
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void state.streams!.push(c) });
+  return Promise.resolve(
+    new Response(body, { headers: { "content-type": "text/event-stream" } }),
+  );
 }
 
 Deno.test("remote client: requests that find the session gone, or start while it is renewed, share one new initialize and carry its id", async () => {
@@ -93,5 +119,41 @@ Deno.test("remote client: a server that never answers notifications/initialized 
     fetch: fakeFetch(silent, []),
   });
   await assert.rejects(client.connect(), /timed out.*notifications\/initialized/);
+  await client.close({ endSession: false });
+});
+
+Deno.test("remote client: a notification stream whose session lapsed is opened again in a new session, not lost", async () => {
+  const server = legacyServer();
+  server.state.streams = [];
+  const sent: string[] = [];
+  const lost: string[] = [];
+  let heard!: (method: string) => void;
+  const notified = new Promise<string>((resolve) => heard = resolve);
+  const client = new RemoteMcpClient({
+    url: "http://remote.test/mcp",
+    timeoutMs: 30_000,
+    validator: createJsonSchemaValidator(),
+    fetch: fakeFetch(server.handle, sent),
+    onNotification: (method) => heard(method),
+    onLost: (reason) => lost.push(reason),
+  });
+  await client.connect();
+  // The session lapses and the server ends its stream; the client opens it again (404), starts a
+  // new session, and hears a notification on the new session's stream.
+  server.state.session = "expired";
+  const [first] = server.state.streams.splice(0);
+  first.close();
+  const reopened = new Promise<void>((resolve) => {
+    const push = server.state.streams!.push.bind(server.state.streams);
+    server.state.streams!.push = (...c) => (resolve(), push(...c));
+  });
+  await reopened;
+  const [second] = server.state.streams;
+  second.enqueue(new TextEncoder().encode(
+    'data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n',
+  ));
+  assert.equal(await notified, "notifications/tools/list_changed");
+  assert.deepEqual(lost, []);
+  assert.deepEqual(sent.filter((line) => line.startsWith("GET")), ["GET s1", "GET s1", "GET s2"]);
   await client.close({ endSession: false });
 });
