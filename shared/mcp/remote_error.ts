@@ -4,6 +4,7 @@
  * one that could not be reached or broke the protocol, and our own timeouts
  * and cancellations from both.
  */
+import { sleepUnlessAborted } from "../abort.ts";
 import { AppError } from "../errors.ts";
 
 /** A JSON-RPC 2.0 message (request, notification or response). */
@@ -47,6 +48,18 @@ export class RemoteMcpError extends AppError {
     this.httpStatus = httpStatus;
     this.rpc = rpc;
   }
+
+  /**
+   * Whether the server answered this request and is up: a JSON-RPC error, a
+   * result the client refused, or an HTTP 4xx about the request itself (400,
+   * 413, 429…; not 404, a session gone, nor 401/403, access lost).
+   */
+  get serverAnswered(): boolean {
+    if (this.failure === "rpc" || this.failure === "protocol") return true;
+    const status = this.httpStatus;
+    return this.failure === "http" && status !== undefined && status >= 400 && status < 500 &&
+      ![401, 403, 404].includes(status);
+  }
 }
 
 /** A thrown fetch or stream error as a failure: ours (timeout, abort) or the network's. */
@@ -72,23 +85,10 @@ export function isMessage(value: unknown): value is JsonRpcMessage {
     (value as JsonRpcMessage).jsonrpc === "2.0";
 }
 
-/** Waits `ms`, or rejects when `signal` aborts. */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", stop);
-    };
-    const stop = () => {
-      done();
-      reject(failureOf(signal.reason, signal, "Waiting"));
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
-    if (signal.aborted) stop();
-    else signal.addEventListener("abort", stop, { once: true });
+/** Waits `ms`, or rejects when `signal` aborts (as the failure it is). */
+export async function delay(ms: number, signal: AbortSignal): Promise<void> {
+  await sleepUnlessAborted(ms, signal).catch((error) => {
+    throw failureOf(error, signal, "Waiting");
   });
 }
 

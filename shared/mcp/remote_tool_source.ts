@@ -214,11 +214,9 @@ export class RemoteToolSource {
     try {
       result = await client.callTool(tool, args, { signal });
     } catch (error) {
-      // A server that answered (a JSON-RPC error, a result the client refused, a 4xx about this
-      // request: 400, 413, 429…) is up; one that could not be reached, lost the session past its
+      // A server that answered is up; one that could not be reached, lost the session past its
       // renewal, answered a 5xx or let the call time out is not.
-      const answered = error instanceof RemoteMcpError &&
-        (error.failure === "rpc" || error.failure === "protocol" || refusedRequest(error));
+      const answered = error instanceof RemoteMcpError && error.serverAnswered;
       if (!signal.aborted && !answered) this.#lost(client, describeError(error));
       throw new Error(
         `remote MCP server "${this.#config.name}" failed: ${redactKeyShapes(describeError(error))}`,
@@ -278,11 +276,4 @@ type ContentBlock = { type: string; text?: string };
 function textOf(result: CallToolResult): string {
   return (result.content as ContentBlock[]).flatMap((c) => c.type === "text" ? [c.text ?? ""] : [])
     .join("\n");
-}
-
-/** An HTTP 4xx about the request itself (not 404, a session gone; not 401/403, access lost). */
-function refusedRequest(error: RemoteMcpError): boolean {
-  const status = error.httpStatus;
-  return error.failure === "http" && status !== undefined && status >= 400 && status < 500 &&
-    ![401, 403, 404].includes(status);
 }

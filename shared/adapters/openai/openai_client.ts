@@ -10,6 +10,7 @@
  * reaches, and the `openai` package is 24 MB in 4,107 files, 1.96 MB of the
  * compressed bundle (docs/deploy.md#bundle-size), for these two calls.
  */
+import { sleepUnlessAborted } from "../../abort.ts";
 import type { ChatModelMessage } from "../../ports.ts";
 
 /** Connection settings. */
@@ -234,17 +235,8 @@ function retryDelayMs(headers: Headers | undefined, retriesDone: number): number
 }
 
 /** Waits `ms`, or until `signal` aborts (then the call ends as the caller's abort). */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new OpenAiUserAbortError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new OpenAiUserAbortError());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await sleepUnlessAborted(ms, signal).catch(() => {
+    throw new OpenAiUserAbortError();
   });
 }
