@@ -62,6 +62,14 @@ export function capForDescriptors(
   return Math.max(1, Math.min(wanted, Math.floor((free - RESERVED) / 3)));
 }
 
+/**
+ * The process's free descriptors, as many as `limits` could use: count them
+ * before starting anything that opens files (see `startConnectionGuard`'s `free`).
+ */
+export function freeDescriptorsFor(limits: GuardLimits): number {
+  return freeDescriptors(limits.maxConnections * 3 + RESERVED);
+}
+
 /** Descriptors left for the runtime itself. */
 const RESERVED = 32;
 
@@ -94,16 +102,21 @@ interface GuardState {
 
 /** Starts the guard on `hostname:port`, passing connections to the Unix socket at `upstream`. */
 export function startConnectionGuard(
-  { hostname, port, upstream, limits = DEFAULT_GUARD_LIMITS, logger }: {
+  { hostname, port, upstream, limits = DEFAULT_GUARD_LIMITS, logger, free }: {
     hostname: string;
     port: number;
     upstream: string;
     limits?: GuardLimits;
     logger: Logger;
+    /**
+     * Free descriptors, counted before anything else of the process started: counting takes
+     * every free one for a moment, which fails a worker that opens a file meanwhile.
+     */
+    free?: number;
   },
 ): ConnectionGuard {
   const listener = Deno.listen({ hostname, port });
-  const maxConnections = capForDescriptors(limits.maxConnections);
+  const maxConnections = capForDescriptors(limits.maxConnections, free);
   if (maxConnections < limits.maxConnections) {
     logger.warn("the connection cap is lowered to what the open-file limit allows", {
       configured: limits.maxConnections,

@@ -18,6 +18,7 @@ import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
 import {
   type ConnectionGuard,
   DEFAULT_GUARD_LIMITS,
+  freeDescriptorsFor,
   type GuardLimits,
   startConnectionGuard,
 } from "./connection_guard.ts";
@@ -43,6 +44,9 @@ export async function serveLocal(
   },
 ): Promise<void> {
   const config = loadConfigOrExit({ runtime: runtime.kind, options });
+  const limits = { ...DEFAULT_GUARD_LIMITS, ...connections };
+  // Before the database's worker starts: counting takes every free descriptor for a moment.
+  const free = freeDescriptorsFor(limits);
   const started: Started = { cleanup: () => Promise.resolve() };
   // Listening for signals from the start: a Ctrl-C while the database opens stops cleanly too.
   const stop = stopOnce(async () => {
@@ -64,7 +68,7 @@ export async function serveLocal(
     Deno.exit(1);
   }
   try {
-    await listen(config, { app, connections, started });
+    await listen(config, { app, guard: { limits, free }, started });
   } catch (error) {
     console.error(await cannotListenMessage(error, config.http.hostname, config.port));
     // The database may be half-way through its first start: let it finish before exiting.
@@ -102,9 +106,9 @@ async function startApp(
  */
 async function listen(
   config: Config,
-  { app, connections, started }: {
+  { app, guard, started }: {
     app: App;
-    connections: Partial<GuardLimits>;
+    guard: { limits: GuardLimits; free: number };
     started: Started;
   },
 ): Promise<void> {
@@ -115,7 +119,7 @@ async function listen(
     hostname: config.http.hostname,
     port: config.port,
     upstream,
-    limits: { ...DEFAULT_GUARD_LIMITS, ...connections },
+    ...guard,
     logger: createConsoleLogger({ level: config.logLevel }),
   });
   const { hostname, port } = started.guard.addr;
