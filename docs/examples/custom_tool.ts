@@ -1,8 +1,10 @@
 /**
- * A tool that reads the application's own data as the caller. With Supabase
- * settings it uses `supabase` (the caller's token, so row level security
- * decides what they see); without them (locally, PGlite) it uses `sql`, which
- * bypasses RLS — so it filters by the caller itself.
+ * A tool that reads the application's own data as the caller. Where the
+ * application gives tools supabase-js (`supabaseClient` in
+ * functions/mcp-loop/tools.ts) and Supabase settings are present, it uses
+ * `supabase` (the caller's token, so row level security decides what they
+ * see); otherwise (locally, PGlite) it uses `sql`, which bypasses RLS — so it
+ * filters by the caller itself.
  *
  * Copy the tool into functions/mcp-loop/tools.ts to serve it. Run this file to
  * see the loop choose it:
@@ -34,7 +36,7 @@ export const sessionStats = defineTool({
       if (error) throw new Error(error.message);
       return { messages: count ?? 0, latest: data?.[0]?.content ?? null };
     }
-    if (!sql) throw new Error("get_session_stats needs Supabase settings or a database");
+    if (!sql) throw new Error("get_session_stats needs supabase-js or a database");
     // A direct connection sees every row: scope by the caller.
     const [row] = await sql.query<{ messages: number; latest: string | null }>(
       `select count(*)::int as messages,

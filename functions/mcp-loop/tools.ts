@@ -2,10 +2,10 @@
  * The application's own tools: the one file to edit to give the loop (and
  * MCP clients) your tools. Export an array of `defineTool(...)`; each tool has
  * a name, a description a model can choose it by, a Zod schema for its args,
- * and `run`. `run` also gets `caller`, `signal`, and — when the function has
- * Supabase settings — `supabase`, a supabase-js client acting as the caller
- * (their access token, so row level security applies), and `sql`, the
- * database port (which bypasses RLS on a direct connection).
+ * and `run`. `run` also gets `caller`, `signal`, `sql`, the database port
+ * (which bypasses RLS on a direct connection), and — once `supabaseClient`
+ * below is set — `supabase`, a supabase-js client acting as the caller (their
+ * access token, so row level security applies).
  *
  * A tool that only reads should say so (`readOnlyHint: true`): the loop then
  * runs it beside other read-only steps, and MCP clients may call it freely.
@@ -13,6 +13,7 @@
  * its sentence for the step (docs/offline.md).
  */
 import { z } from "zod";
+import type { SupabaseClientFactory } from "../../shared/adapters/supabase/caller_client.ts";
 import { type Place, resolvePlace, timesIn } from "../../shared/places/place_time_zones.ts";
 import { defineTool } from "../../shared/tools/tool.ts";
 
@@ -71,3 +72,10 @@ const currentTime = defineTool({
 
 // Add your tools to this list (see docs/examples/custom_tool.ts for one that reads your tables).
 export default [currentTime];
+
+/**
+ * Tools get `supabase` once this is `createCallerClient`, imported from
+ * "../../shared/adapters/supabase/caller_client.ts". Off by default: supabase-js
+ * adds about 0.8 MB to the deployed bundle (docs/deploy.md#bundle-size).
+ */
+export const supabaseClient: SupabaseClientFactory | undefined = undefined;

@@ -7,6 +7,8 @@
  * after flushing the audit log and closing the database.
  */
 import { serveStdioFunction } from "../../shared/local/serve_stdio.ts";
-import tools from "../mcp-loop/tools.ts";
+import type { ToolsFile } from "../../shared/app/serve.ts";
+import * as toolsFile from "../mcp-loop/tools.ts";
 
-await serveStdioFunction({ tools });
+const { default: tools, supabaseClient }: ToolsFile = toolsFile;
+await serveStdioFunction({ tools, supabaseClient });

@@ -45,6 +45,7 @@ import { tokenDeps } from "./token_deps.ts";
 import { createConversationStore, openDatabase } from "./storage.ts";
 import { buildRouter, warnIfNoCors, warnIfOpen, warnIfProcessKey } from "./routes.ts";
 import { createToolServices } from "./tool_services.ts";
+import type { SupabaseClientFactory } from "../adapters/supabase/caller_client.ts";
 import { createRunEngine } from "./runs_deps.ts";
 import { createMcpApprovals } from "./mcp_approvals.ts";
 import type { McpServerDeps } from "../mcp/mcp_server.ts";
@@ -79,7 +80,13 @@ export interface AppOverrides {
   approvals?: ApprovalStore;
   /** Where 2025-11-25 HTTP clients' MCP sessions are kept (default: SQL on the database). */
   mcpSessions?: McpSessionStore;
-  /** Replaces `fetch` for supabase-js: the caller's client in tools, the Supabase API stores (tests). */
+  /**
+   * Gives tools `supabase`, supabase-js acting as the caller, when the project's
+   * API is configured: pass `createCallerClient` (shared/adapters/supabase/caller_client.ts).
+   * Absent by default, which keeps supabase-js out of the deployed bundle.
+   */
+  supabaseClient?: SupabaseClientFactory;
+  /** Replaces `fetch` for Supabase's API: the tools' client, the Supabase API stores (tests). */
   fetch?: typeof fetch;
   /**
    * Open the database at start (default) or on first use: a stdio server that
@@ -207,6 +214,7 @@ function buildParts(
   const refinementStore = overrides.refinementStore ?? new SqlRefinementStore(sql);
   const services = createToolServices({
     supabaseApi: config.supabaseApi && { ...config.supabaseApi, fetch: overrides.fetch },
+    supabaseClient: overrides.supabaseClient,
     sql,
   });
   const memoryStores = createMemoryStores(config, sql, overrides);

@@ -5,6 +5,7 @@
  * a specifier no bundler follows (shared/local/ is never part of what is
  * deployed).
  */
+import type { SupabaseClientFactory } from "../adapters/supabase/caller_client.ts";
 import type { ConfigOptions } from "../config/config_options.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { detectRuntime, type RuntimeInfo } from "./runtime.ts";
@@ -16,8 +17,19 @@ export interface ServeOptions {
   tools: readonly ToolDefinition[];
   /** The settings given in code (docs/configuration.md#options). */
   options?: ConfigOptions;
+  /** Gives tools `supabase` (see `supabaseClient` in functions/mcp-loop/tools.ts). */
+  supabaseClient?: SupabaseClientFactory;
   /** The runtime (default: detected). */
   runtime?: RuntimeInfo;
+}
+
+/**
+ * What functions/mcp-loop/tools.ts exports: its tools, and `supabaseClient`
+ * when the application gives tools supabase-js (a file without it still serves).
+ */
+export interface ToolsFile {
+  default: readonly ToolDefinition[];
+  supabaseClient?: SupabaseClientFactory;
 }
 
 /**

@@ -5,21 +5,23 @@
  * answered with that error (500 CONFIG_INVALID naming the problems), so the
  * function's callers and its log both say what to fix.
  */
-import type { ConfigOptions } from "../config/config_options.ts";
 import { loadConfig } from "../config/config.ts";
 import { describeError } from "../errors.ts";
 import { errorBody, jsonResponse } from "../http/responses.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
 import { consoleSink } from "../log/line_writer.ts";
 import { type Logger, SILENT_LOGGER } from "../ports.ts";
-import type { ToolDefinition } from "../tools/tool.ts";
 import type { RuntimeInfo } from "./runtime.ts";
+import type { ToolDefinition } from "../tools/tool.ts";
+import type { ConfigOptions } from "../config/config_options.ts";
+import type { SupabaseClientFactory } from "../adapters/supabase/caller_client.ts";
 
 /** Builds the app for the edge runtime and serves it. */
 export async function serveOnEdge(
-  { tools, options, runtime }: {
+  { tools, options, runtime, supabaseClient }: {
     tools: readonly ToolDefinition[];
     options?: ConfigOptions;
+    supabaseClient?: SupabaseClientFactory;
     runtime: RuntimeInfo;
   },
 ): Promise<void> {
@@ -27,7 +29,7 @@ export async function serveOnEdge(
   try {
     const config = loadConfig(Deno.env.toObject(), { runtime: "edge", options });
     const { createApp } = await import("./app.ts");
-    handler = createApp(config, { tools, runtime }).fetch;
+    handler = createApp(config, { tools, runtime, supabaseClient }).fetch;
   } catch (error) {
     handler = startupFailureHandler(error);
   }

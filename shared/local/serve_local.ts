@@ -37,7 +37,7 @@ interface Started {
  * the rest of the app is even loaded (PGlite takes longest).
  */
 export async function serveLocal(
-  { tools, options, runtime, connections = {} }: ServeOptions & {
+  { tools, options, supabaseClient, runtime, connections = {} }: ServeOptions & {
     runtime: RuntimeInfo;
     /** The connection guard's limits (default DEFAULT_GUARD_LIMITS). */
     connections?: Partial<GuardLimits>;
@@ -61,7 +61,7 @@ export async function serveLocal(
   }
   let app: App;
   try {
-    app = await startApp(config, { tools, runtime, started });
+    app = await startApp(config, { tools, supabaseClient, runtime, started });
   } catch (error) {
     started.lock?.release();
     console.error((error as Error).message);
@@ -80,7 +80,7 @@ export async function serveLocal(
 /** Takes the data folder's lock, starts opening the database, and builds the app. */
 async function startApp(
   config: Config,
-  { tools, runtime, started }: Pick<ServeOptions, "tools"> & {
+  { tools, supabaseClient, runtime, started }: Pick<ServeOptions, "tools" | "supabaseClient"> & {
     runtime: RuntimeInfo;
     started: Started;
   },
@@ -97,7 +97,7 @@ async function startApp(
   const opening = openDatabase(config, logger);
   opening.catch(() => {}); // failures surface through the app, per request
   const { createApp } = await import("../app/app.ts");
-  return started.app = createApp(config, { tools, logger, opening, runtime });
+  return started.app = createApp(config, { tools, supabaseClient, logger, opening, runtime });
 }
 
 /**

@@ -8,14 +8,13 @@ import { configSecrets, loadConfigOrExit } from "../config/config.ts";
 import { createConsoleLogger, WRITE_TO_STDERR } from "../log/console_logger.ts";
 import { createRedactor } from "../log/redact.ts";
 import type { StdioServing } from "../mcp/stdio.ts";
-import type { ToolDefinition } from "../tools/tool.ts";
 import { createApp } from "../app/app.ts";
-import type { ConfigOptions } from "../config/config_options.ts";
+import type { ServeOptions } from "../app/serve.ts";
 import { acquireDataDirLock, type DataDirLock, lockHolder } from "./data_dir_lock.ts";
 
 /** Serves stdio until the client goes away, then exits the process. */
 export async function serveStdioFunction(
-  { tools, options }: { tools: readonly ToolDefinition[]; options?: ConfigOptions },
+  { tools, options, supabaseClient }: Omit<ServeOptions, "runtime">,
 ): Promise<never> {
   const config = loadConfigOrExit({ options });
   const logger = createConsoleLogger({
@@ -43,7 +42,12 @@ export async function serveStdioFunction(
   let lock: DataDirLock | undefined;
   try {
     lock = dataDir ? acquireDataDirLock(dataDir, { role: "stdio" }) : undefined;
-    const app = createApp(config, { logger, tools, openDatabase: "on-first-use" });
+    const app = createApp(config, {
+      logger,
+      tools,
+      supabaseClient,
+      openDatabase: "on-first-use",
+    });
     const { serveStdio } = await import("../mcp/stdio.ts");
     await untilDone(serveStdio(app));
     await app.close();

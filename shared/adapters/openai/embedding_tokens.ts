@@ -1,32 +1,12 @@
 /**
- * Embedding inputs cut to a token limit, counted with cl100k_base (the
- * tokenizer of OpenAI's embedding models; an estimate for other models). The
- * tokenizer (1.2 MB of ranks) is loaded on the first text long enough to need
- * counting: a text of at most `limit` UTF-8 bytes cannot have more tokens.
+ * Embedding inputs cut to a token limit, counted by {@link cl100kBound} (never
+ * below cl100k_base, the tokenizer of OpenAI's embedding models; an estimate
+ * for other models). The tokenizer is loaded on the first text long enough to
+ * need counting: a text of at most `limit` UTF-8 bytes cannot have more tokens.
  */
-
-// Types only: the npm package is not bundled (a type import is not followed).
-type Cl100k = typeof import("gpt-tokenizer/encoding/cl100k_base");
-
-let tokenizer: Promise<Cl100k> | undefined;
-
-// The vendored cl100k_base files (shared/vendor/gpt-tokenizer, the package's own code): a bundle
-// takes an npm package's whole directory, and gpt-tokenizer's is 27 MB. A literal specifier, so
-// the bundler includes these files.
-const loadVendored = (): Promise<unknown> =>
-  import("../../vendor/gpt-tokenizer/encoding/cl100k_base.js");
-
-function cl100k(): Promise<Cl100k> {
-  return tokenizer ??= loadVendored() as Promise<Cl100k>;
-}
+import { AS_TEXT, cl100kBound } from "./cl100k_bound.ts";
 
 const encoder = new TextEncoder();
-
-/**
- * Text that spells a special token (`<|endoftext|>`) is ordinary text to the API: counted as such,
- * never refused (the tokenizer's default throws on it).
- */
-export const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** A text ready to embed, with its token count when it was counted. */
 export interface EmbeddingInput {
@@ -42,7 +22,7 @@ export interface EmbeddingInput {
 export async function fitToTokens(text: string, limit: number): Promise<EmbeddingInput> {
   const bytes = encoder.encode(text).length;
   if (bytes <= limit) return { text, bytes, truncated: false };
-  const { encode, decode } = await cl100k();
+  const { encode, decode } = await cl100kBound();
   const tokens = encode(text, AS_TEXT);
   if (tokens.length <= limit) return { text, tokens: tokens.length, bytes, truncated: false };
   // A cut inside a character decodes to U+FFFD: drop it. Re-encoding a cut text can merge

@@ -3,6 +3,10 @@
  * carry their own access token, so row level security applies to them; every
  * other caller gets the project's anon (publishable) key and what RLS allows
  * `anon`. It never carries a service or secret key.
+ *
+ * Tools get it as `supabase` only where the application asks for it
+ * (`supabaseClient` in functions/mcp-loop/tools.ts): importing this module
+ * puts supabase-js and its packages in the deployed bundle (docs/deploy.md#bundle-size).
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import type { Caller } from "../../ports.ts";
@@ -16,13 +20,19 @@ export interface SupabaseApiSettings {
   fetch?: typeof fetch;
 }
 
+/** Builds the client tools get as `supabase` for one caller. */
+export type SupabaseClientFactory = (
+  settings: SupabaseApiSettings,
+  caller: Caller,
+) => SupabaseClient;
+
 const AUTH = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
 /** A client for one caller (cheap to build; build one per call). */
-export function createCallerClient(settings: SupabaseApiSettings, caller: Caller): SupabaseClient {
+export const createCallerClient: SupabaseClientFactory = (settings, caller) => {
   const { url, publishableKey, fetch } = settings;
   const headers: Record<string, string> = caller.userId && caller.token
     ? { Authorization: `Bearer ${caller.token}` }
     : {};
   return createClient(url, publishableKey, { auth: AUTH, global: { headers, fetch } });
-}
+};

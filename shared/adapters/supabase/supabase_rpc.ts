@@ -3,11 +3,18 @@
  * as the caller: a signed-in user with their JWT, so row level security
  * applies at the API; anyone else through the project's secret (service
  * role) key, when one is configured.
+ *
+ * Plain `fetch`, as supabase-js's `rpc` sends it (postgrest-js 2.x,
+ * `PostgrestClient.rpc` and `PostgrestBuilder.then`): `POST
+ * {url}/rest/v1/rpc/{fn}` with the arguments as a JSON object, `apikey` and
+ * `Authorization` headers, no retry (postgrest-js retries only GET and HEAD).
+ * An answer is JSON, or empty for a function returning void; a refusal is
+ * PostgREST's error object `{code, message, details, hint}`
+ * (https://docs.postgrest.org/en/v12/references/errors.html). supabase-js
+ * itself stays out of the deployed function (docs/deploy.md#bundle-size).
  */
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { AppError } from "../../errors.ts";
 import type { Caller } from "../../ports.ts";
-import { createCallerClient } from "./caller_client.ts";
 
 /** Where the project is and which keys to use. */
 export interface SupabaseRpcOptions {
@@ -23,7 +30,6 @@ export interface SupabaseRpcOptions {
 /** RPC calls as the caller. */
 export class SupabaseRpc {
   readonly #options: SupabaseRpcOptions;
-  #serviceClient?: SupabaseClient;
 
   constructor(options: SupabaseRpcOptions) {
     this.#options = options;
@@ -36,27 +42,55 @@ export class SupabaseRpc {
     args: Record<string, unknown>,
     attempt: string,
   ): Promise<T> {
-    const { data, error } = await this.client(caller).rpc(fn, args);
-    if (error) throw rpcError(attempt, error);
-    return data as T;
+    const { url, fetch: send = fetch } = this.#options;
+    const headers = { ...this.headers(caller), "content-type": "application/json" };
+    let response: Response;
+    try {
+      response = await send(`${url.replace(/\/+$/, "")}/rest/v1/rpc/${encodeURIComponent(fn)}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(args),
+      });
+    } catch (error) {
+      throw rpcError(attempt, { message: error instanceof Error ? error.message : String(error) });
+    }
+    const text = await response.text();
+    if (!response.ok) throw rpcError(attempt, refusal(text, response));
+    if (text === "") return null as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw rpcError(attempt, { message: `the API answered something that is not JSON` });
+    }
   }
 
-  /** The client acting as `caller`. */
-  client(caller: Caller): SupabaseClient {
-    const { url, secretKey, fetch } = this.#options;
-    if (caller.userId && caller.token) return createCallerClient(this.#options, caller);
+  /** The headers that make a request act as `caller`: their JWT, else the secret key. */
+  headers(caller: Caller): Record<string, string> {
+    const { publishableKey, secretKey } = this.#options;
+    if (caller.userId && caller.token) {
+      return { apikey: publishableKey, authorization: `Bearer ${caller.token}` };
+    }
     if (!secretKey) {
       throw new AppError(
         "UNAUTHORIZED",
         "This server stores conversations through Supabase's API and needs a signed-in user's JWT",
       );
     }
-    this.#serviceClient ??= createClient(url, secretKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      global: { fetch },
-    });
-    return this.#serviceClient;
+    return { apikey: secretKey, authorization: `Bearer ${secretKey}` };
   }
+}
+
+/** PostgREST's error object, or the status when the body is not one. */
+function refusal(text: string, response: Response): { message: string; code?: string } {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; code?: unknown };
+    if (typeof body?.message === "string") {
+      return { message: body.message, code: typeof body.code === "string" ? body.code : undefined };
+    }
+  } catch {
+    // Not JSON: a gateway's page, say.
+  }
+  return { message: `HTTP ${response.status} ${response.statusText}`.trim() };
 }
 
 function rpcError(attempt: string, error: { message: string; code?: string }): AppError {

@@ -1,0 +1,20 @@
+/** Texts of many kinds: prose, code, numbers, whitespace, scripts, emoji, broken surrogates. */
+export const CORPUS = [
+  "",
+  " ",
+  "Hello, world!",
+  "The quick brown fox jumps over the lazy dog. ".repeat(40),
+  "  indented\n\tand tabbed\r\n\r\n\n   trailing   ",
+  'export async function main() {\n  const x = await fetch("https://x.dev/?q=1");\n}\n',
+  '{"a":[1,2.5e-3,-7,null,true],"b":{"c":"d\\u00e9"}}',
+  "3.14159265358979323846264338327950288419716939937510 1,234,567 0x1F 2025-12-31T23:59:59Z",
+  "café naïve résumé coöperate Ångström ß ﬁ",
+  "日本語のテキストと中文文本，还有한국어 문장。",
+  "مرحبا بالعالم — שלום עולם — Привет, мир — Γειά σου κόσμε",
+  "emoji 👍🏽 👨‍👩‍👧‍👦 🇫🇷 ☕️ and combining e\u0301 a\u0308",
+  "lone surrogates \ud800 x \udfff y",
+  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".repeat(50),
+  '<div class="x">&amp; &lt;tag&gt;</div> SELECT * FROM t WHERE id = $1; -- comment',
+  "'s 're 've 'm 'll 'd 'S 'RE — contractions: don't, I'M, they'LL",
+  Array.from({ length: 3_000 }, (_, i) => String.fromCodePoint(32 + (i * 7_919) % 0x2fff)).join(""),
+];
