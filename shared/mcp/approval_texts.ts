@@ -67,6 +67,20 @@ export function lapsedText(tool: string, expiresAt: string, ttlMs: number): stri
   }, option runs.approvalTtlMs). Call it again to ask for a new approval.`;
 }
 
+/**
+ * Marks the answer a 2025-11-25 session's transport gives the server for a
+ * question it withdrew unanswered (session_post_transport.ts): a `cancel`
+ * whose `_meta` holds the wait, so the call is refused through the one way a
+ * tool is called, and audited. Never sent to a client.
+ */
+export const UNANSWERED_META = "mcp-loop/unanswered";
+
+/** Nobody answered the question of a 2025-11-25 session within the server's wait. */
+export function unansweredText(tool: string, waitMs: number): string {
+  const seconds = waitMs % 1000 === 0 ? String(waitMs / 1000) : (waitMs / 1000).toFixed(1);
+  return `Tool "${tool}" did not run: nobody answered within ${seconds} s, the longest this server keeps a 2025-11-25 HTTP request open for an answer. Call the tool again to be asked again (or use a client on MCP 2026-07-28, which has no such limit).`;
+}
+
 /** The approval had been answered before: an approval is good for one call. */
 export function answeredText(tool: string, status: "approved" | "declined"): string {
   return status === "approved"

@@ -38,6 +38,8 @@ import {
   declinedText,
   lapsedText,
   mismatchText,
+  UNANSWERED_META,
+  unansweredText,
 } from "./approval_texts.ts";
 
 /** What MCP approvals need; one object per process (its codec is made once). */
@@ -155,6 +157,8 @@ async function answer(call: Call, state: ApprovalState): Promise<ApprovalVerdict
   const lapsed = (expiresAt: string) =>
     refuse("APPROVAL_EXPIRED", lapsedText(tool.name, expiresAt, approvals.ttlMs));
   if (at >= state.exp) return lapsed(new Date(state.exp).toISOString());
+  const waited = unansweredWait(call.ctx.mcpReq.inputResponses);
+  if (waited !== undefined) return refuse("APPROVAL_EXPIRED", unansweredText(tool.name, waited));
   const view = inputResponse(call.ctx.mcpReq.inputResponses, APPROVAL_INPUT);
   // No answer to our question (missing, or not an elicitation's): ask it again.
   if (view.kind !== "elicit") return await ask(call, state);
@@ -227,6 +231,14 @@ function approvalState(state: unknown): ApprovalState | undefined {
       typeof s.exp === "number"
     ? s as ApprovalState
     : undefined;
+}
+
+/** The wait of a question the session's transport withdrew unanswered, if this answer is that. */
+function unansweredWait(responses: unknown): number | undefined {
+  const entry = (responses as Record<string, { _meta?: Record<string, unknown> }> | undefined)
+    ?.[APPROVAL_INPUT];
+  const marker = entry?._meta?.[UNANSWERED_META] as { waitMs?: unknown } | undefined;
+  return typeof marker?.waitMs === "number" ? marker.waitMs : undefined;
 }
 
 function refuse(code: string, error: string): ApprovalVerdict {

@@ -12,8 +12,8 @@
  *
  * The wait is bounded ({@link McpSessions.waitMs}): past it the question is
  * withdrawn (`notifications/cancelled` on the stream; a late answer is
- * refused) and the server gets an error answer, so the call ends without
- * running. The client's `notifications/cancelled` of the call, the session's
+ * refused) and the server gets a `cancel` marked unanswered
+ * ({@link UNANSWERED_META}), which refuses the call, audited, without running. The client's `notifications/cancelled` of the call, the session's
  * end, or the client leaving (the stream closed) end the call without an
  * answer. Events carry no ids: the stream cannot be resumed elsewhere.
  */
@@ -30,6 +30,7 @@ import type { Caller, Logger } from "../ports.ts";
 import { describeError } from "../errors.ts";
 import type { McpSessionRecord, SessionRequestState } from "../store/mcp_session_port.ts";
 import type { McpSessions } from "./mcp_sessions.ts";
+import { UNANSWERED_META } from "./approval_texts.ts";
 
 /** The header that carries a 2025-11-25 session over HTTP. */
 export const SESSION_HEADER = "mcp-session-id";
@@ -41,9 +42,6 @@ const REPLAYED_INITIALIZE = "mcp-loop/session-initialize";
 
 /** An SSE comment this often keeps proxies from closing a stream that waits. */
 const KEEP_ALIVE_MS = 15_000;
-
-/** JSON-RPC code of the error a withdrawn question gets (the SDK's RequestTimeout). */
-const TIMED_OUT = -32001;
 
 /** Transport of one POST on a stored session (see the module doc). */
 export class SessionPostTransport implements Transport {
@@ -262,10 +260,12 @@ export class SessionPostTransport implements Transport {
           method: "notifications/cancelled",
           params: { requestId, reason: "No answer came in time" },
         });
+        // A `cancel` marked as unanswered: the server calls the tool's handler again with it,
+        // which refuses the call (mcp_approval.ts), so the refusal is audited like any other.
         this.onmessage?.({
           jsonrpc: "2.0",
           id: ownId,
-          error: { code: TIMED_OUT, message: unansweredText(waitMs) },
+          result: { action: "cancel", _meta: { [UNANSWERED_META]: { waitMs } } },
         } as JSONRPCMessage);
         return;
       }
@@ -341,12 +341,6 @@ function withProgressToken(message: JSONRPCMessage, requestId: string): JSONRPCM
     ...message,
     params: { ...params, _meta: { ...params._meta, progressToken: requestId } },
   } as JSONRPCMessage;
-}
-
-/** What a withdrawn question's call says (through the SDK's tool error). */
-function unansweredText(waitMs: number): string {
-  const seconds = waitMs % 1000 === 0 ? String(waitMs / 1000) : (waitMs / 1000).toFixed(1);
-  return `nobody answered within ${seconds} s, the longest this server keeps a 2025-11-25 HTTP request open for an answer. Nothing ran; call the tool again to be asked again (or use a client on MCP 2026-07-28, which has no such limit)`;
 }
 
 /** A JSON-RPC error as an HTTP response. */

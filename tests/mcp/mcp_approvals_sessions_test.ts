@@ -256,7 +256,7 @@ Deno.test("MCP 2025-11-25 over HTTP without elicitation: no session, and a call 
   }
 });
 
-Deno.test("MCP 2025-11-25 over HTTP: a question nobody answers in time is withdrawn, the call ends without running, and a late answer is refused", async () => {
+Deno.test("MCP 2025-11-25 over HTTP: a question nobody answers in time is withdrawn, the call ends without running, audited, and a late answer is refused", async () => {
   // The wait as a deployment would set it (typed option, bounded like the others).
   const t = await approvalsSetup({}, { mcp: { questionWaitMs: 300 } });
   assert.equal(t.app.mcp.sessions!.waitMs, 300);
@@ -283,6 +283,13 @@ Deno.test("MCP 2025-11-25 over HTTP: a question nobody answers in time is withdr
     assert.match(text(result), /nobody answered within 0\.3 s/);
     await sawWithdrawal;
     assert.deepEqual(t.calls, []);
+    // Refused through the one way a tool is called, so audited like any refusal.
+    assert.deepEqual(t.audit.rows.map((row) => [row.tool, row.success, row.source]), [[
+      "delete_invoice",
+      false,
+      "mcp",
+    ]]);
+    assert.match(t.audit.rows[0].error ?? "", /nobody answered/);
     const late = await fetch(t.url, {
       method: "POST",
       headers: {
