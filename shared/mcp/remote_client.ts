@@ -42,7 +42,7 @@ import {
   type RemoteTool,
   resultOf,
 } from "./remote_results.ts";
-import { followStream } from "./remote_sse.ts";
+import { followStream, type StreamState } from "./remote_sse.ts";
 import { answerTo, deleteSession, getStream, postForStream, postMessage } from "./remote_wire.ts";
 
 /** What the client needs. */
@@ -104,7 +104,7 @@ export class RemoteMcpClient {
       await this.#initialize();
     }
     void followStream({
-      open: (lastEventId) => this.#openStream(lastEventId),
+      open: (state) => this.#openStream(state),
       signal: this.#closing.signal,
       onMessage: (message) => this.#received(message),
       onLost: (reason) => this.#options.onLost?.(reason),
@@ -280,16 +280,18 @@ export class RemoteMcpClient {
   }
 
   /** GET in 2025-11-25 (405: none offered); `subscriptions/listen` in 2026-07-28 when tools change. */
-  async #openStream(lastEventId: string | undefined): Promise<Response | undefined> {
+  async #openStream(state: StreamState): Promise<Response | undefined> {
     const exchange = this.#exchange(this.#closing.signal);
     if (this.#version !== MODERN_VERSION) {
       const session = this.#sessionId;
       try {
-        return await getStream({ ...exchange, headers: this.#headers() }, lastEventId);
+        return await getStream({ ...exchange, headers: this.#headers() }, state.lastEventId);
       } catch (error) {
-        // The session lapsed: the stream of a new one, from its start.
+        // The session lapsed: the stream of a new one, from its start; the old one's event ids
+        // mean nothing to it.
         if (!sessionGone(error, session)) throw error;
         await this.#renewAfter(session!);
+        state.lastEventId = undefined;
         return await getStream({ ...exchange, headers: this.#headers() });
       }
     }

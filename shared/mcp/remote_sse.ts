@@ -73,12 +73,14 @@ const MAX_REOPEN_MS = 30_000;
 /**
  * Keeps a notification stream open until `signal` aborts: `open` gives the
  * stream (undefined: none is offered); when it ends or breaks it is opened
- * again after the server's `retry`, resuming from the last event id. A failure
- * to reopen it, or an unreachable server at the first opening, is `onLost`.
+ * again after the server's `retry`, resuming from `state.lastEventId` (which
+ * `open` clears when it starts another stream from its beginning: a new
+ * session's). A failure to reopen it, or an unreachable server at the first
+ * opening, is `onLost`.
  */
 export async function followStream(
   { open, signal, onMessage, onLost }: {
-    open: (lastEventId: string | undefined) => Promise<Response | undefined>;
+    open: (state: StreamState) => Promise<Response | undefined>;
     signal: AbortSignal;
     onMessage: (message: JsonRpcMessage) => void;
     onLost: (reason: string) => void;
@@ -89,7 +91,7 @@ export async function followStream(
   for (let reopening = false; !signal.aborted; reopening = true) {
     try {
       if (reopening) await delay(state.retryMs ?? pause, signal);
-      const stream = await open(state.lastEventId);
+      const stream = await open(state);
       if (!stream) return;
       let heard = false;
       await readStream(stream, {

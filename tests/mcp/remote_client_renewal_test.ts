@@ -14,7 +14,10 @@ function fakeFetch(handle: Handler, sent: string[]): typeof fetch {
   return (_url, init) => {
     const headers = new Headers(init?.headers);
     if (init?.method === "GET") {
-      sent.push(`GET ${headers.get("mcp-session-id") ?? "-"}`);
+      const resumeFrom = headers.get("last-event-id");
+      sent.push(
+        `GET ${headers.get("mcp-session-id") ?? "-"}${resumeFrom ? ` @${resumeFrom}` : ""}`,
+      );
       return handle({ method: "GET" }, headers);
     }
     if (init?.method === "DELETE") return Promise.resolve(new Response(null, { status: 200 }));
@@ -155,5 +158,44 @@ Deno.test("remote client: a notification stream whose session lapsed is opened a
   assert.equal(await notified, "notifications/tools/list_changed");
   assert.deepEqual(lost, []);
   assert.deepEqual(sent.filter((line) => line.startsWith("GET")), ["GET s1", "GET s1", "GET s2"]);
+  await client.close({ endSession: false });
+});
+
+Deno.test("remote client: a stream opened again in a new session never resumes from the old session's event id", async () => {
+  const server = legacyServer();
+  server.state.streams = [];
+  const sent: string[] = [];
+  const client = new RemoteMcpClient({
+    url: "http://remote.test/mcp",
+    timeoutMs: 30_000,
+    validator: createJsonSchemaValidator(),
+    fetch: fakeFetch(server.handle, sent),
+    onLost: () => {},
+  });
+  await client.connect();
+  const nextStream = () =>
+    new Promise<ReadableStreamDefaultController<Uint8Array>>((resolve) => {
+      const push = server.state.streams!.push.bind(server.state.streams);
+      server.state.streams!.push = (...c) => (resolve(c[0]), push(...c));
+    });
+  const send = (stream: ReadableStreamDefaultController<Uint8Array>, text: string) =>
+    stream.enqueue(new TextEncoder().encode(text));
+  // The first session's stream names an event (and a short retry), then the session lapses.
+  const [first] = server.state.streams.splice(0);
+  send(first, "retry: 5\nid: old-7\ndata:\n\n");
+  server.state.session = "expired";
+  let opened = nextStream();
+  first.close();
+  const second = await opened;
+  // The new session's stream ends with no event id of its own: reopened from its start.
+  opened = nextStream();
+  second.close();
+  await opened;
+  assert.deepEqual(sent.filter((line) => line.startsWith("GET")), [
+    "GET s1",
+    "GET s1 @old-7",
+    "GET s2",
+    "GET s2",
+  ]);
   await client.close({ endSession: false });
 });
