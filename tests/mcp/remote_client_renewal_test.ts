@@ -80,15 +80,25 @@ function openStream(
   );
 }
 
-Deno.test("remote client: requests that find the session gone, or start while it is renewed, share one new initialize and carry its id", async () => {
-  const server = legacyServer();
-  const sent: string[] = [];
-  const client = new RemoteMcpClient({
+/** A client of `handle` over the fake fetch, recording what it sends in `sent`. */
+function clientOf(
+  handle: Handler,
+  sent: string[],
+  options: Partial<ConstructorParameters<typeof RemoteMcpClient>[0]> = {},
+): RemoteMcpClient {
+  return new RemoteMcpClient({
     url: "http://remote.test/mcp",
     timeoutMs: 30_000,
     validator: createJsonSchemaValidator(),
-    fetch: fakeFetch(server.handle, sent),
+    fetch: fakeFetch(handle, sent),
+    ...options,
   });
+}
+
+Deno.test("remote client: requests that find the session gone, or start while it is renewed, share one new initialize and carry its id", async () => {
+  const server = legacyServer();
+  const sent: string[] = [];
+  const client = clientOf(server.handle, sent);
   await client.connect();
   let open!: () => void;
   server.state.gate = new Promise((resolve) => open = resolve);
@@ -115,12 +125,7 @@ Deno.test("remote client: a server that never answers notifications/initialized 
     body.method === "notifications/initialized"
       ? new Promise<Response>(() => {})
       : server.handle(body, headers);
-  const client = new RemoteMcpClient({
-    url: "http://remote.test/mcp",
-    timeoutMs: 50,
-    validator: createJsonSchemaValidator(),
-    fetch: fakeFetch(silent, []),
-  });
+  const client = clientOf(silent, [], { timeoutMs: 50 });
   await assert.rejects(client.connect(), /timed out.*notifications\/initialized/);
   await client.close({ endSession: false });
 });
@@ -132,11 +137,7 @@ Deno.test("remote client: a notification stream whose session lapsed is opened a
   const lost: string[] = [];
   let heard!: (method: string) => void;
   const notified = new Promise<string>((resolve) => heard = resolve);
-  const client = new RemoteMcpClient({
-    url: "http://remote.test/mcp",
-    timeoutMs: 30_000,
-    validator: createJsonSchemaValidator(),
-    fetch: fakeFetch(server.handle, sent),
+  const client = clientOf(server.handle, sent, {
     onNotification: (method) => heard(method),
     onLost: (reason) => lost.push(reason),
   });
@@ -165,13 +166,7 @@ Deno.test("remote client: a stream opened again in a new session never resumes f
   const server = legacyServer();
   server.state.streams = [];
   const sent: string[] = [];
-  const client = new RemoteMcpClient({
-    url: "http://remote.test/mcp",
-    timeoutMs: 30_000,
-    validator: createJsonSchemaValidator(),
-    fetch: fakeFetch(server.handle, sent),
-    onLost: () => {},
-  });
+  const client = clientOf(server.handle, sent, { onLost: () => {} });
   await client.connect();
   const nextStream = () =>
     new Promise<ReadableStreamDefaultController<Uint8Array>>((resolve) => {
