@@ -21,13 +21,16 @@ import { loadConfig } from "../config/config.ts";
 import type { ConfigOptions } from "../config/config_options.ts";
 import type { Env } from "../config/env_reader.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
+import type { SupabaseClientFactory } from "../adapters/supabase/caller_client.ts";
 import { type App, createApp } from "./app.ts";
 
 /** Builds a loop (an {@link App}: `run`, `fetch`, `registry`, `close`). */
 export function createLoop(
-  { tools = [], dataDir = "memory://", env = {}, options }: {
+  { tools = [], dataDir = "memory://", env = {}, options, supabaseClient }: {
     /** Your tools, beside the built-in ones. */
     tools?: readonly ToolDefinition[];
+    /** Gives tools `supabase` with Supabase settings: `createCallerClient` (caller_client.ts). */
+    supabaseClient?: SupabaseClientFactory;
     /** Where PGlite keeps its data (default: in memory, gone when the process ends). */
     dataDir?: string;
     /** Settings as environment variables would give them (docs/configuration.md). */
@@ -38,6 +41,6 @@ export function createLoop(
 ): App {
   return createApp(
     loadConfig({ MCP_LOOP_DATA_DIR: dataDir, MCP_LOOP_LOG_LEVEL: "warn", ...env }, { options }),
-    { tools },
+    { tools, supabaseClient },
   );
 }
