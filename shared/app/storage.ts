@@ -1,7 +1,7 @@
 /**
  * Opens the configured database (PGlite by a dynamic import no bundler follows, or Postgres) and
- * chooses the conversation store. supabase-js is loaded only by deployments
- * that store conversations through Supabase's API.
+ * chooses the conversation store; the Supabase API store (PostgREST RPC with
+ * `fetch`) is loaded only by deployments that store conversations through it.
  */
 import type { Config } from "../config/config.ts";
 import { describeError } from "../errors.ts";

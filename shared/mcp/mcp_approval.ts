@@ -238,7 +238,8 @@ function unansweredWait(responses: unknown): number | undefined {
   const entry = (responses as Record<string, { _meta?: Record<string, unknown> }> | undefined)
     ?.[APPROVAL_INPUT];
   const marker = entry?._meta?.[UNANSWERED_META] as { waitMs?: unknown } | undefined;
-  return typeof marker?.waitMs === "number" ? marker.waitMs : undefined;
+  const waitMs = marker?.waitMs;
+  return typeof waitMs === "number" && Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : undefined;
 }
 
 function refuse(code: string, error: string): ApprovalVerdict {

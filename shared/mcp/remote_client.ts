@@ -284,14 +284,21 @@ export class RemoteMcpClient {
     const exchange = this.#exchange(this.#closing.signal);
     if (this.#version !== MODERN_VERSION) {
       const session = this.#sessionId;
+      // Event ids are a session's own: another session's stream (the client renewed it, for this
+      // stream or for a request) is read from its start.
+      if (state.session !== session) state.lastEventId = undefined;
       try {
-        return await getStream({ ...exchange, headers: this.#headers() }, state.lastEventId);
+        const stream = await getStream(
+          { ...exchange, headers: this.#headers() },
+          state.lastEventId,
+        );
+        state.session = session;
+        return stream;
       } catch (error) {
-        // The session lapsed: the stream of a new one, from its start; the old one's event ids
-        // mean nothing to it.
         if (!sessionGone(error, session)) throw error;
         await this.#renewAfter(session!);
         state.lastEventId = undefined;
+        state.session = this.#sessionId;
         return await getStream({ ...exchange, headers: this.#headers() });
       }
     }

@@ -13,6 +13,8 @@ import { delay, failureOf, isMessage, type JsonRpcMessage } from "./remote_error
 export interface StreamState {
   lastEventId?: string;
   retryMs?: number;
+  /** The session the stream was opened in, whose event ids `lastEventId` is one of. */
+  session?: string;
 }
 
 /**
@@ -74,8 +76,7 @@ const MAX_REOPEN_MS = 30_000;
  * Keeps a notification stream open until `signal` aborts: `open` gives the
  * stream (undefined: none is offered); when it ends or breaks it is opened
  * again after the server's `retry`, resuming from `state.lastEventId` (which
- * `open` clears when it starts another stream from its beginning: a new
- * session's). A failure to reopen it, or an unreachable server at the first
+ * `open` clears when the stream is another session's). A failure to reopen it, or an unreachable server at the first
  * opening, is `onLost`.
  */
 export async function followStream(

@@ -22,6 +22,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
@@ -199,7 +200,7 @@ export class SessionPostTransport implements Transport {
   }
 
   /** Sends the client a request (on the stream, opened now) and waits for its answer. */
-  async #ask(message: JSONRPCMessage & { id: RequestId }, related?: RequestId): Promise<void> {
+  async #ask(message: JSONRPCRequest, related?: RequestId): Promise<void> {
     const { now, waitMs, store } = this.#sessions;
     const requestId = `${this.#prefix}-${message.id}`;
     await store.ask(this.#caller, {
@@ -211,14 +212,14 @@ export class SessionPostTransport implements Transport {
     this.#asked.set(requestId, message.id);
     this.#openStream();
     this.#write({ ...withProgressToken(message, requestId), id: requestId });
-    void this.#awaitAnswer(requestId, message.id).catch((error) => {
+    void this.#awaitAnswer(requestId, message.id, message.method).catch((error) => {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       void this.close();
     });
   }
 
   /** Polls the store for the client's answer to `requestId` until it comes, is cancelled or the wait ends. */
-  async #awaitAnswer(requestId: string, ownId: RequestId): Promise<void> {
+  async #awaitAnswer(requestId: string, ownId: RequestId, method: string): Promise<void> {
     const { now, waitMs, pollMs, store, doorbell } = this.#sessions;
     const deadline = now() + waitMs;
     let pause = pollMs.first;
@@ -260,13 +261,9 @@ export class SessionPostTransport implements Transport {
           method: "notifications/cancelled",
           params: { requestId, reason: "No answer came in time" },
         });
-        // A `cancel` marked as unanswered: the server calls the tool's handler again with it,
-        // which refuses the call (mcp_approval.ts), so the refusal is audited like any other.
-        this.onmessage?.({
-          jsonrpc: "2.0",
-          id: ownId,
-          result: { action: "cancel", _meta: { [UNANSWERED_META]: { waitMs } } },
-        } as JSONRPCMessage);
+        this.onmessage?.(
+          { jsonrpc: "2.0", id: ownId, ...unanswered(method, waitMs) } as JSONRPCMessage,
+        );
         return;
       }
       if (now() - this.#lastWrite >= KEEP_ALIVE_MS) this.#comment("waiting for the answer");
@@ -342,6 +339,23 @@ function withProgressToken(message: JSONRPCMessage, requestId: string): JSONRPCM
     params: { ...params, _meta: { ...params._meta, progressToken: requestId } },
   } as JSONRPCMessage;
 }
+
+/**
+ * What the server gets for a request of its own nobody answered in time. An
+ * approval question (an elicitation) gets a `cancel` marked unanswered: the
+ * server calls the tool's handler again with it, which refuses the call
+ * (mcp_approval.ts), so the refusal is audited like any other. Any other
+ * request gets the SDK's timeout error.
+ */
+function unanswered(method: string, waitMs: number): Record<string, unknown> {
+  if (method === "elicitation/create") {
+    return { result: { action: "cancel", _meta: { [UNANSWERED_META]: { waitMs } } } };
+  }
+  return { error: { code: TIMED_OUT, message: `No answer came within ${waitMs} ms` } };
+}
+
+/** JSON-RPC code of the error an unanswered request gets (the SDK's RequestTimeout). */
+const TIMED_OUT = -32001;
 
 /** A JSON-RPC error as an HTTP response. */
 export function rpcError(

@@ -1,7 +1,7 @@
 /**
  * Session summaries on Postgres, through the SQL functions of
  * `supabase/migrations/20261127000000_session_summaries.sql` and
- * `…20261128000200_session_state.sql` (so supabase-js
+ * `…20261128000200_session_state.sql` (so PostgREST
  * callers can use the same code path over RPC), as the caller (row level
  * security for signed-in users).
  */

@@ -43,7 +43,8 @@ export interface ToolRunParams<A> {
   usage?: UsageMeter;
   /**
    * supabase-js acting as the caller: a signed-in user's access token (so row
-   * level security applies), the anon key for anyone else. Absent when no
+   * level security applies), the anon key for anyone else. Absent unless the
+   * application passes `supabaseClient` (functions/mcp-loop/tools.ts) and
    * Supabase settings (`SUPABASE_URL` and the anon key) are configured.
    */
   supabase?: SupabaseClient;

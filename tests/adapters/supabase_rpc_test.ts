@@ -27,6 +27,7 @@ Deno.test("an RPC call is a JSON POST to /rest/v1/rpc/{fn} with the caller's tok
   assert.equal(request.headers.apikey, "pk");
   assert.equal(request.headers.authorization, "Bearer jwt.of.u1");
   assert.equal(request.headers["content-type"], "application/json");
+  assert.equal(request.headers["content-profile"], "public");
   assert.deepEqual(request.body, { p_limit: 3 });
 });
 
@@ -65,6 +66,15 @@ Deno.test("refusals and failures become DB_UNAVAILABLE saying what was attempted
   await assert.rejects(
     down.rpc.call(SIGNED_IN, "f", {}, "read the notes"),
     (e) => isAppError(e) && e.code === "DB_UNAVAILABLE" && /error sending request/.test(e.message),
+  );
+  const broken = rpcAnswering(() =>
+    new Response(
+      new ReadableStream({ pull: (c) => c.error(new TypeError("connection reset mid-body")) }),
+    )
+  );
+  await assert.rejects(
+    broken.rpc.call(SIGNED_IN, "f", {}, "read the notes"),
+    (e) => isAppError(e) && e.code === "DB_UNAVAILABLE" && /connection reset/.test(e.message),
   );
   const garbled = rpcAnswering(() => new Response("{not json", { status: 200 }));
   await assert.rejects(

@@ -194,3 +194,30 @@ Deno.test("remote client: a stream opened again in a new session never resumes f
   ]);
   await client.close({ endSession: false });
 });
+
+Deno.test("remote client: a stream reopened after a request renewed the session starts from the new session's beginning", async () => {
+  const server = legacyServer();
+  server.state.streams = [];
+  const sent: string[] = [];
+  let heard!: () => void;
+  const notified = new Promise<void>((resolve) => heard = resolve);
+  const client = clientOf(server.handle, sent, { onNotification: () => heard(), onLost: () => {} });
+  await client.connect();
+  // The first session's stream names an event; the client has read it once it passed it on.
+  const [first] = server.state.streams.splice(0);
+  first.enqueue(new TextEncoder().encode(
+    'retry: 5\nid: old-7\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n',
+  ));
+  await notified;
+  // The session lapses; a request finds it gone and renews it before the stream ends.
+  server.state.session = "expired";
+  await client.listTools();
+  const reopened = new Promise<void>((resolve) => {
+    const push = server.state.streams!.push.bind(server.state.streams);
+    server.state.streams!.push = (...c) => (resolve(), push(...c));
+  });
+  first.close();
+  await reopened;
+  assert.deepEqual(sent.filter((line) => line.startsWith("GET")), ["GET s1", "GET s2"]);
+  await client.close({ endSession: false });
+});

@@ -1,6 +1,6 @@
 /**
- * The conversation store through Supabase's API (PostgREST RPC) with
- * `@supabase/supabase-js`: the same SQL functions as the SQL store, called as
+ * The conversation store through Supabase's API (PostgREST RPC with `fetch`,
+ * supabase_rpc.ts): the same SQL functions as the SQL store, called as
  * the signed-in user with their JWT, so row level security applies at the
  * API. Anonymous callers go through the project's secret (service role) key.
  * A turn's audit rows are not the API's to write (nothing PostgREST exposes
@@ -36,7 +36,7 @@ export interface SupabaseStoreOptions extends SupabaseRpcOptions {
   sql: SqlQueryable;
 }
 
-/** {@link ConversationStore} over supabase-js RPC calls. */
+/** {@link ConversationStore} over PostgREST RPC calls (supabase_rpc.ts). */
 export class SupabaseConversationStore implements ConversationStore {
   readonly #rpc: SupabaseRpc;
   readonly #memory: MemoryOptions;

@@ -24,7 +24,7 @@ import { toJsonb, toSafeText } from "../../store/sql_values.ts";
 import type { StoredMemory, WorkingMemoryStore } from "../../store/working_memory_port.ts";
 import { SupabaseRpc, type SupabaseRpcOptions } from "./supabase_rpc.ts";
 
-/** {@link WorkingMemoryStore} and {@link CallerDataStore} over supabase-js RPC calls. */
+/** {@link WorkingMemoryStore} and {@link CallerDataStore} over PostgREST RPC calls (supabase_rpc.ts). */
 export class SupabaseMemoryStores implements WorkingMemoryStore, CallerDataStore {
   readonly #rpc: SupabaseRpc;
 

@@ -6,8 +6,9 @@
  *
  * Plain `fetch`, as supabase-js's `rpc` sends it (postgrest-js 2.x,
  * `PostgrestClient.rpc` and `PostgrestBuilder.then`): `POST
- * {url}/rest/v1/rpc/{fn}` with the arguments as a JSON object, `apikey` and
- * `Authorization` headers, no retry (postgrest-js retries only GET and HEAD).
+ * {url}/rest/v1/rpc/{fn}` with the arguments as a JSON object, `apikey`,
+ * `Authorization` and `Content-Profile: public` headers, no retry
+ * (postgrest-js retries only GET and HEAD).
  * An answer is JSON, or empty for a function returning void; a refusal is
  * PostgREST's error object `{code, message, details, hint}`
  * (https://docs.postgrest.org/en/v12/references/errors.html). supabase-js
@@ -43,18 +44,24 @@ export class SupabaseRpc {
     attempt: string,
   ): Promise<T> {
     const { url, fetch: send = fetch } = this.#options;
-    const headers = { ...this.headers(caller), "content-type": "application/json" };
+    // supabase-js's default schema, named as postgrest-js names it for a POST.
+    const headers = {
+      ...this.headers(caller),
+      "content-type": "application/json",
+      "content-profile": "public",
+    };
     let response: Response;
+    let text: string;
     try {
       response = await send(`${url.replace(/\/+$/, "")}/rest/v1/rpc/${encodeURIComponent(fn)}`, {
         method: "POST",
         headers,
         body: JSON.stringify(args),
       });
+      text = await response.text();
     } catch (error) {
       throw rpcError(attempt, { message: error instanceof Error ? error.message : String(error) });
     }
-    const text = await response.text();
     if (!response.ok) throw rpcError(attempt, refusal(text, response));
     if (text === "") return null as T;
     try {

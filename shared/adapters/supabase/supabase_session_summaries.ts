@@ -20,7 +20,7 @@ import {
 import { toSafeText } from "../../store/sql_values.ts";
 import { SupabaseRpc, type SupabaseRpcOptions } from "./supabase_rpc.ts";
 
-/** {@link SessionSummaryStore} over supabase-js RPC calls. */
+/** {@link SessionSummaryStore} over PostgREST RPC calls (supabase_rpc.ts). */
 export class SupabaseSessionSummaryStore implements SessionSummaryStore {
   readonly #rpc: SupabaseRpc;
 
