@@ -7,9 +7,18 @@
  * itself ("what did I say about Osaka?") finds the earlier messages, asks
  * included, on its topic (see {@link recallAbout}).
  */
-import { contentWords, stem, tokenize } from "../text/words.ts";
+import { contentWords as allContentWords, stem, tokenize } from "../text/words.ts";
 import { memoryStatements } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
+
+/**
+ * A text's content words for matching what was said: without the lone letters
+ * an apostrophe leaves ("what's", "dog's", "don't" give "s" and "t"), which
+ * would count as a word of the question that no answer holds.
+ */
+function contentWords(text: string): string[] {
+  return allContentWords(text).filter((word) => word.length > 1 || !/^\p{L}$/u.test(word));
+}
 
 /** Most statements recalled. */
 const MAX_RECALLED = 2;

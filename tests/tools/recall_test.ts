@@ -70,3 +70,16 @@ Deno.test("recall finds what working memory holds about the question, and the re
   });
   assert.equal(text, 'You asked me to remember: "my favourite colour is teal".');
 });
+
+Deno.test("a question with apostrophes finds its answer: the lone letters they leave are not words to match", () => {
+  const context = {
+    workingMemory: { facts: ["my cat is called Miso", "I work at the harbour"] },
+    recentMessages: [said("1", "Our flat's heating broke on Monday")],
+  };
+  assert.deepEqual(recallMemory("what's my cat's name?", context), ["my cat is called Miso"]);
+  assert.deepEqual(
+    recallStatements("what's wrong with the flat's heating?", context).map((m) => m.content),
+    ["Our flat's heating broke on Monday"],
+  );
+  assert.deepEqual(recallMemory("where's the station?", context), [], "nothing on the station");
+});
