@@ -7,6 +7,8 @@
  *   "remember that" keeps the user's previous message);
  * - `forget_session` for deleting the current conversation: "delete this
  *   chat", "erase our conversation", "forget everything we talked about";
+ * - `forget` with everything for clearing the whole memory: "clear my
+ *   memory", "wipe everything you remember about me", "forget all about me";
  * - `forget` for the rest of "forget …", "stop remembering …", "remove …
  *   from your memory".
  * "Remember to …" is a reminder, not a fact, and questions ("do you
@@ -51,6 +53,16 @@ const FORGET_SESSION = new RegExp(
   "i",
 );
 const NEVER_MIND = /^\s*(?:forget (?:about )?it|never ?mind)\b/i;
+/** "Clear my memory", "erase everything you know about me", "forget all about me". */
+const CLEAR_MEMORY = new RegExp(
+  String.raw`^\s*${OPENING}(?:` +
+    String
+      .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all of\s+|everything (?:in|from)\s+)?(?:your|my)\s+(?:whole\s+|entire\s+)?(?:working\s+)?memory` +
+    String
+      .raw`|(?:${WIPE_VERB})\s+(?:everything|all)(?: (?:that\s+)?you(?:'ve| have)? (?:know|remember(?:ed)?|kept|stored|learned|learnt)| you know)?\s+about me` +
+    String.raw`)(?:[\s,]+(?:please|now|for good|completely|entirely|permanently))*[\s.!]*$`,
+  "i",
+);
 const FORGET = new RegExp(
   String
     .raw`^\s*${OPENING}(?:forget|stop remembering|unlearn)(?:\s+that|\s+about|\s+what i (?:said|told you) about|\s*:)?\s+(.+?)[\s.!]*$`,
@@ -82,6 +94,9 @@ export function memoryIntent(
   }
   if (NEVER_MIND.test(message) || /^\s*(?:don'?t|do not|never) forget\b/i.test(message)) {
     return undefined;
+  }
+  if (CLEAR_MEMORY.test(message)) {
+    return offered("forget") ? { tool: "forget", args: { everything: true } } : undefined;
   }
   const what = (REMOVE_FROM_MEMORY.exec(message) ?? FORGET.exec(message))?.[1];
   return what && offered("forget") ? { tool: "forget", args: { what: clip(what) } } : undefined;

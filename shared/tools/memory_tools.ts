@@ -9,6 +9,7 @@ import {
   addFact,
   forgetFromMemory,
   type MemoryShape,
+  memoryStatements,
   mergeMemory,
   updateMemory,
 } from "../memory/working_memory.ts";
@@ -83,22 +84,27 @@ function forgetTool(
       ),
     keys: z.array(z.string().min(1).max(200)).max(20).optional()
       .describe("Fields to remove, as dotted paths ('preferences')"),
+    everything: z.boolean().optional()
+      .describe("Forget every item and field: the user asks to clear their whole memory"),
   });
   return defineTool({
     name: FORGET_TOOL,
     description:
-      "Forget something kept in your working memory: every item holding all the words of what, and the fields named in keys. Use it when the user asks you to forget something about them.",
+      "Forget something kept in your working memory: every item holding all the words of what, and the fields named in keys, or everything. Use it when the user asks you to forget something about them.",
     argsSchema: ForgetArgs,
     annotations: { title: "Forget", readOnlyHint: false, destructiveHint: false },
     run: async ({ args, caller }) => {
-      if (args.what === undefined && (args.keys ?? []).length === 0) {
-        throw new Error("Nothing to forget: say what, or give the keys to remove");
+      const { what, keys, everything = false } = args;
+      if (!everything && what === undefined && (keys ?? []).length === 0) {
+        throw new Error("Nothing to forget: say what, give the keys to remove, or everything");
       }
       const { document, report } = await updateMemory({ store: memory, caller, shape }, (doc) => {
-        const { document, removed } = forgetFromMemory(doc, { what: args.what, keys: args.keys });
+        const { document, removed } = everything
+          ? { document: {}, removed: memoryStatements(doc) }
+          : forgetFromMemory(doc, { what, keys });
         return { document, report: removed };
       });
-      return { forgotten: report, memory: document };
+      return { forgotten: report, ...(everything ? { everything } : {}), memory: document };
     },
   });
 }

@@ -123,8 +123,16 @@ const BUILT_IN: Record<string, Sentence> = {
       ? `I already remembered "${remembered}".`
       : `I will remember "${remembered}" in your later conversations too.`;
   },
-  forget: ({ forgotten }) => {
+  forget: ({ forgotten, everything }) => {
     if (!Array.isArray(forgotten)) return undefined;
+    if (everything === true) {
+      const count = forgotten.length;
+      return count === 0
+        ? "I kept nothing about you, so there was nothing to forget. Your conversations are kept until you delete them."
+        : `I forgot everything I kept about you (${count} ${
+          plural("item", count)
+        }). Your conversations are kept until you delete them.`;
+    }
     if (forgotten.length === 0) return "Nothing I remember matched that, so I forgot nothing.";
     return `I forgot ${forgotten.map((item) => `"${valueWords(item)}"`).join(" and ")}.`;
   },

@@ -62,6 +62,30 @@ Deno.test("'forget …' and 'remove … from your memory' plan forget with what 
   assert.equal(whatOf("could you forget what I told you about my job"), "my job");
 });
 
+Deno.test("clearing the whole memory is understood in everyday words, apart from one item or this chat", () => {
+  for (
+    const message of [
+      "clear my memory",
+      "Please wipe your memory.",
+      "reset your whole memory now",
+      "erase everything you know about me",
+      "forget everything you remember about me, please",
+      "Forget all about me",
+      "could you delete all of my working memory",
+    ]
+  ) {
+    assert.deepEqual(
+      memoryIntent(message, ALL),
+      { tool: "forget", args: { everything: true } },
+      message,
+    );
+  }
+  assert.equal(memoryIntent("forget my address", ALL)?.args.everything, undefined, "one item");
+  assert.equal(memoryIntent("forget everything we discussed", ALL)?.tool, "forget_session");
+  assert.equal(memoryIntent("clear my memory of the meeting", ALL)?.args.everything, undefined);
+  assert.equal(memoryIntent("clear my memory", [tool("remember")]), undefined, "not offered");
+});
+
 Deno.test("reminders, questions, other conversations and 'never mind' plan no memory step", () => {
   for (
     const message of [

@@ -42,6 +42,22 @@ Deno.test("remember adds a fact and merges fields; forget removes by words or ke
   assert.deepEqual((await store.getMemory(ANONYMOUS)).document, { facts: ["I live in Lisbon"] });
 });
 
+Deno.test("forget with everything clears the whole memory, and says what it was; another caller's stays", async () => {
+  const { store, run } = tools();
+  const other: Caller = { userId: null, owner: "key:other" };
+  await run("remember", { fact: "I cycle to work", memory: { preferences: ["short answers"] } });
+  await run("remember", { fact: "my sister lives in Faro" }, other);
+  const cleared = await run("forget", { everything: true });
+  assert.equal(cleared.everything, true);
+  assert.deepEqual((cleared.forgotten as string[]).toSorted(), [
+    "I cycle to work",
+    "short answers",
+  ]);
+  assert.deepEqual((await store.getMemory(ANONYMOUS)).document, {});
+  assert.deepEqual((await store.getMemory(other)).document, { facts: ["my sister lives in Faro"] });
+  assert.deepEqual((await run("forget", { everything: true })).forgotten, [], "nothing left");
+});
+
 Deno.test("memory tools refuse nothing to do, a full memory, and a fact the schema has no place for", async () => {
   const { run } = tools();
   await assert.rejects(run("remember", {}), /Nothing to remember/);
