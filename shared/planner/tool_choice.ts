@@ -14,7 +14,7 @@
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
-import { contentWords } from "../text/words.ts";
+import { contentWords, STOP_WORDS } from "../text/words.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { sameAction, sameThing } from "./action_words.ts";
@@ -127,8 +127,10 @@ function candidatesFor(
     if (tool.readOnly) {
       if (reading.kind === "statement" || reading.kind === "greeting") continue;
       const clause = asking.findIndex((clause) => answersVerb(clause, profile));
-      // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it.
+      // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it; not by its
+      // verb for another thing ("list my invoices" lists no loops).
       if (clause < 0 && !isAbout(profile, words)) continue;
+      if (clause >= 0 && namesOtherThing(asking[clause], profile)) continue;
       const score = scoreOf(tool);
       if ((verbServed && clause < 0) || score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
@@ -170,6 +172,29 @@ const rank = (candidate: Candidate) =>
 /** Whether the clause names what the tool acts on ("this conversation" for `forget_session`). */
 function names(clause: Clause, profile: ToolProfile): boolean {
   return clause.words.some((word) => sameThing(word).some((same) => profile.objects.has(same)));
+}
+
+/** Words after a verb that name no particular thing ("list them all", "show everything"). */
+const VAGUE = new Set(
+  ("all every everything anything something stuff thing things one ones item items latest last " +
+    "recent current new now today again more list").split(" "),
+);
+
+/**
+ * Whether the clause, asking by the tool's verb, names only things the tool
+ * says nothing of: "list my sessions" for a tool that lists loops. A clause
+ * that names nothing in particular ("list them", "sleep 2 s") does not.
+ */
+function namesOtherThing(clause: Clause, profile: ToolProfile): boolean {
+  const things = clause.words.slice(1).filter((word) =>
+    word.length > 1 && !/^\d/.test(word) && !STOP_WORDS.has(word) && !VAGUE.has(word)
+  );
+  if (things.length === 0) return false;
+  return !things.some((word) =>
+    sameThing(word).some((same) =>
+      profile.objects.has(same) || profile.nameWords.has(same) || profile.leadWords.has(same)
+    )
+  );
 }
 
 /**

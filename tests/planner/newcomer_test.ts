@@ -25,6 +25,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "What's the weather in Lisbon tomorrow?",
           "Will it rain in Porto this weekend?",
           "Book me a table for two tonight",
+          // A read asked for by its verb, for a thing it does not hold: no loop listing.
+          "list my sessions",
+          "show me my invoices",
         ]
       ) {
         const data = await ask(message);
