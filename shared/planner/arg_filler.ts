@@ -86,7 +86,50 @@ function findArg(
     : findStatedOption(name, property, message, acceptsArg);
   if (stated !== undefined) return { value: stated, fromMessage: true };
   const reference = required ? referenceFor(name, producers) : undefined;
-  return reference === undefined ? undefined : { value: reference, fromMessage: false };
+  if (reference !== undefined) return { value: reference, fromMessage: false };
+  const named = required ? namedEarlier(name, property, message, context) : undefined;
+  return named === undefined ? undefined : { value: named, fromMessage: false };
+}
+
+/**
+ * A required arg the message points back to ("score it 91", "the status of
+ * that loop"): the token matching the arg's pattern in the conversation's
+ * latest message that holds one ("I started a spec refinement loop with id
+ * 3f0c9a1e"). None when that message holds several (a listing: the planner
+ * then asks which) or the message points at nothing.
+ */
+function namedEarlier(
+  name: string,
+  property: JsonSchema,
+  message: string,
+  context: Record<string, unknown>,
+): string | undefined {
+  if (property.type !== "string" || typeof property.pattern !== "string") return undefined;
+  const pattern = safeRegExp(property.pattern);
+  const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
+  if (!pattern || !pointsBack(message, entity)) return undefined;
+  const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
+  for (const said of [...recent].reverse()) {
+    const content = isRecord(said) && typeof said.content === "string" ? said.content : "";
+    const found = new Set(
+      content.split(/\s+/).map((token) => token.replace(/^\W+|\W+$/g, ""))
+        .filter((token) => token !== "" && token.length <= MAX_TOKEN && pattern.test(token)),
+    );
+    if (found.size > 0) return found.size === 1 ? [...found][0] : undefined;
+  }
+  return undefined;
+}
+
+/** Whether the message points back at something: "it", or "that/this/the/my (latest) <entity>". */
+function pointsBack(message: string, entity: string | undefined): boolean {
+  const words = tokenize(message).join(" ");
+  if (/\b(?:it|that one|this one|the same one)\b/.test(words)) return true;
+  if (!entity) return false;
+  const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
+  return new RegExp(
+    String
+      .raw`\b(?:that|this|the|my|our)\s+(?:(?:latest|last|new|newest|current|same)\s+)?(?:\w+\s+)?${thing}\b`,
+  ).test(words);
 }
 
 /**

@@ -85,19 +85,21 @@ export interface SummaryInput {
 /**
  * The reply without a model: a sentence per step (earlier rounds' replies
  * left out), then the planner's notes (`instructions`), then what the user's
- * working memory holds and what was said earlier that bears on the message,
- * quoted.
+ * working memory holds and, when no step ran, what they said earlier that
+ * bears on the message, quoted.
  */
 export function offlineSummary(
   { message, results: all, instructions, recalled = [], remembered = [], earlier }: SummaryInput,
 ): string {
-  const parts = all.filter((result) => result.tool !== FINALIZE_TOOL).map(stepSentence);
+  const steps = all.filter((result) => result.tool !== FINALIZE_TOOL);
+  const parts = steps.map(stepSentence);
   if (instructions?.trim()) parts.push(instructions.trim());
   if (remembered.length > 0) {
     parts.push(`You asked me to remember: ${remembered.map(quote).join(" and ")}.`);
   }
   if (earlier) parts.push(earlierMessages(earlier));
-  if (recalled.length > 0) {
+  // Earlier statements answer a question no step answered; beside a step's answer they are noise.
+  if (recalled.length > 0 && steps.length === 0) {
     parts.push(`Earlier you said: ${recalled.map((said) => quote(said.content)).join(" and ")}.`);
   }
   if (parts.length > 0) return parts.join("\n");

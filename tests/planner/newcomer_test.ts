@@ -150,6 +150,37 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       );
     });
 
+    await t.step(
+      "'it' and 'that loop' mean the loop the reply just named; a listing is not guessed from",
+      async () => {
+        const chat = `pointing-${crypto.randomUUID()}`;
+        const started = await ask("Please start a build plan loop", chat);
+        const id = (started.intermediateResults[0].output as { id: string }).id;
+        const scored = await ask("record a score of 64 for it", chat);
+        assert.deepEqual(scored.plan[0], {
+          tool: "decide_loop_next_action",
+          args: { loop_id: id, current_score: 64 },
+          round: 1,
+        });
+        const status = await ask("what is the status of that loop now?", chat);
+        assert.deepEqual(status.plan[0], {
+          tool: "get_loop_status",
+          args: { loop_id: id },
+          round: 1,
+        });
+        assert.doesNotMatch(status.summaryMessage!, /Earlier you said/, "a step answered it");
+        // Nothing points back: the id is asked for, not taken from the conversation.
+        const unsure = await ask("record a score of 70", chat);
+        assert.deepEqual(toolsOf(unsure), ["finalize_summary"]);
+        assert.match(unsure.summaryMessage!, /I need the loop id/);
+        // After a listing of two loops, "it" could be either: asked for too.
+        await ask("start a spec loop", chat);
+        await ask("list my loops", chat);
+        const ambiguous = await ask("score it 88", chat);
+        assert.match(ambiguous.summaryMessage!, /I need the loop id/);
+      },
+    );
+
     await t.step("everyday ways of deleting this conversation reach forget_session", async () => {
       for (const message of ["Please delete this conversation", "erase our chat"]) {
         const data = await ask(message, `doomed-${crypto.randomUUID()}`);
