@@ -33,7 +33,14 @@ const QUESTION_WORDS = new Set(
 );
 const FIRST_PERSON = new Set(["i", "im", "ive", "my", "me", "we", "our", "mine"]);
 /** Words that make a first-person message ask for something: "I need the time in Lima". */
-const WANTING = new Set(["need", "want", "like", "wonder", "wondering", "curious", "know"]);
+const WANTING = new Set(["need", "want", "wonder", "wondering", "curious", "know"]);
+
+/** Whether a first-person message asks for something: "I need …", "I'd like …" (not "I like tea"). */
+function wants(words: readonly string[]): boolean {
+  return words.some((word, i) =>
+    WANTING.has(word) || (word === "like" && (words[i - 1] === "d" || words[i - 1] === "would"))
+  );
+}
 const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
     "ok okay great cool yo howdy greetings much so very a lot all how are doing").split(" "),
@@ -62,7 +69,7 @@ export function readMessage(
     kind = "greeting";
   } else if (clauses.some((clause) => clause.verb)) kind = "request";
   else if (message.trim().endsWith("?") || QUESTION_WORDS.has(words[0])) kind = "question";
-  else if (FIRST_PERSON.has(words[0]) && !words.some((word) => WANTING.has(word))) {
+  else if (FIRST_PERSON.has(words[0]) && !wants(words)) {
     kind = "statement";
   } else kind = "fragment";
   return { kind, clauses };

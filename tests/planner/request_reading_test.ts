@@ -39,6 +39,9 @@ Deno.test("casual wording is not a request: a question, a statement, a greeting,
   assert.equal(kind("My flight to Seoul leaves at nine"), "statement");
   assert.equal(kind("we should plan the sprint"), "statement");
   assert.equal(kind("I need the time in Lima"), "fragment", "a wish, not a statement");
+  assert.equal(kind("I'd like the time in Oslo"), "fragment", "a wish too");
+  assert.equal(kind("I would like the date in Quito"), "fragment");
+  assert.equal(kind("I like oolong tea"), "statement", "liking is not wanting");
   assert.equal(kind("thanks a lot!"), "greeting");
   assert.equal(kind("Good morning"), "greeting");
   assert.equal(kind("time in Nairobi"), "fragment");
