@@ -93,10 +93,12 @@ function findArg(
 
 /**
  * A required arg the message points back to ("score it 91", "the status of
- * that loop"): the token matching the arg's pattern in the conversation's
- * latest message that holds one ("I started a spec refinement loop with id
- * 3f0c9a1e"). None when that message holds several (a listing: the planner
- * then asks which) or the message points at nothing.
+ * that loop"): the token matching the arg's pattern that the assistant's
+ * latest reply naming one gave as the entity's id ("I started a spec
+ * refinement loop with id 3f0c9a1e", "Loop 3f0c9a1e scored 72"). None when
+ * that reply names several (a listing: the planner then asks which), or the
+ * message points at nothing or at another one ("the spec loop", "the other
+ * loop").
  */
 function namedEarlier(
   name: string,
@@ -107,28 +109,42 @@ function namedEarlier(
   if (property.type !== "string" || typeof property.pattern !== "string") return undefined;
   const pattern = safeRegExp(property.pattern);
   const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
-  if (!pattern || !pointsBack(message, entity)) return undefined;
+  if (!pattern || !entity || !pointsBack(message, entity)) return undefined;
   const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
   for (const said of [...recent].reverse()) {
-    const content = isRecord(said) && typeof said.content === "string" ? said.content : "";
-    const found = new Set(
-      content.split(/\s+/).map((token) => token.replace(/^\W+|\W+$/g, ""))
-        .filter((token) => token !== "" && token.length <= MAX_TOKEN && pattern.test(token)),
-    );
-    if (found.size > 0) return found.size === 1 ? [...found][0] : undefined;
+    if (!isRecord(said) || said.role !== "assistant" || typeof said.content !== "string") continue;
+    const { named, all } = idsIn(said.content, pattern, entity);
+    // The latest reply holding any: one it names is the answer; a listing is not guessed from.
+    if (all > 0) return named.size === 1 && all === 1 ? [...named][0] : undefined;
   }
   return undefined;
 }
 
-/** Whether the message points back at something: "it", or "that/this/the/my (latest) <entity>". */
-function pointsBack(message: string, entity: string | undefined): boolean {
+/**
+ * The tokens of `text` matching `pattern`: how many distinct ones, and those
+ * right after the entity's name or "id" ("loop 3f0c9a1e", "id 3f0c9a1e").
+ */
+function idsIn(text: string, pattern: RegExp, entity: string): { named: Set<string>; all: number } {
+  const tokens = text.split(/\s+/).map((token) => token.replace(/^\W+|\W+$/g, ""));
+  const names = new Set(["id", ...tokenize(entity.replace(/[_-]+/g, " "))]);
+  const matching = (token: string) =>
+    token !== "" && token.length <= MAX_TOKEN && pattern.test(token);
+  const named = new Set(
+    tokens.filter((token, i) =>
+      matching(token) && names.has(tokens[i - 1]?.toLowerCase().replace(/s$/, "") ?? "")
+    ),
+  );
+  return { named, all: new Set(tokens.filter(matching)).size };
+}
+
+/** Whether the message points back at the one just named: "it", or "that/the (latest) <entity>". */
+function pointsBack(message: string, entity: string): boolean {
   const words = tokenize(message).join(" ");
-  if (/\b(?:it|that one|this one|the same one)\b/.test(words)) return true;
-  if (!entity) return false;
+  if (/\b(?:it|that one|this one)\b/.test(words)) return true;
   const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
   return new RegExp(
     String
-      .raw`\b(?:that|this|the|my|our)\s+(?:(?:latest|last|new|newest|current|same)\s+)?(?:\w+\s+)?${thing}\b`,
+      .raw`\b(?:that|this|the|my|our)\s+(?:(?:latest|last|new|newest|current|same)\s+)?${thing}\b`,
   ).test(words);
 }
 

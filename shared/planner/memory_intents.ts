@@ -57,10 +57,10 @@ const NEVER_MIND = /^\s*(?:forget (?:about )?it|never ?mind)\b/i;
 const CLEAR_MEMORY = new RegExp(
   String.raw`^\s*${OPENING}(?:` +
     String
-      .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all of\s+|everything (?:in|from)\s+)?(?:your|my)\s+(?:whole\s+|entire\s+)?(?:working\s+)?memory` +
+      .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all(?: of)?\s+|everything (?:in|from)\s+)?(?:(?:your|my)\s+)?(?:whole\s+|entire\s+)?(?:working\s+)?memor(?:y|ies)(?:\s+clean)?` +
     String
-      .raw`|(?:${WIPE_VERB})\s+(?:everything|all)(?: (?:that\s+)?you(?:'ve| have)? (?:know|remember(?:ed)?|kept|stored|learned|learnt)| you know)?\s+about me` +
-    String.raw`)(?:[\s,]+(?:please|now|for good|completely|entirely|permanently))*[\s.!]*$`,
+      .raw`|${WIPE_VERB}\s+(?:everything|all)(?:\s+(?:that\s+)?you(?:'ve| have)?\s+(?:know|remember(?:ed)?|kept|stored|learned|learnt))?\s+about me` +
+    String.raw`)(?:[\s,]+(?:please|now|for good|completely|entirely|permanently))*[\s.!?]*$`,
   "i",
 );
 const FORGET = new RegExp(

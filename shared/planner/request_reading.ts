@@ -35,10 +35,14 @@ const FIRST_PERSON = new Set(["i", "im", "ive", "my", "me", "we", "our", "mine"]
 /** Words that make a first-person message ask for something: "I need the time in Lima". */
 const WANTING = new Set(["need", "want", "wonder", "wondering", "curious", "know"]);
 
+/** Before "like" (within three words), a wish: "I'd like", "I would really like", "I should like". */
+const WISHING = new Set(["d", "would", "should"]);
+
 /** Whether a first-person message asks for something: "I need …", "I'd like …" (not "I like tea"). */
 function wants(words: readonly string[]): boolean {
   return words.some((word, i) =>
-    WANTING.has(word) || (word === "like" && (words[i - 1] === "d" || words[i - 1] === "would"))
+    WANTING.has(word) ||
+    (word === "like" && words.slice(Math.max(0, i - 3), i).some((before) => WISHING.has(before)))
   );
 }
 const GREETING = new Set(

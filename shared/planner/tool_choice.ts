@@ -14,10 +14,10 @@
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
-import { contentWords, STOP_WORDS } from "../text/words.ts";
+import { contentWords, STOP_WORDS, tokenize } from "../text/words.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
-import { sameAction, sameThing } from "./action_words.ts";
+import { isKnownVerb, sameAction, sameThing } from "./action_words.ts";
 import { type ArgSources, fillArgs, missingArgs, type Producer } from "./arg_filler.ts";
 import { MEMORY_INTENT_TOOLS } from "./memory_intents.ts";
 import type { MissingArgs } from "./planner_notes.ts";
@@ -130,7 +130,7 @@ function candidatesFor(
       // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it; not by its
       // verb for another thing ("list my invoices" lists no loops).
       if (clause < 0 && !isAbout(profile, words)) continue;
-      if (clause >= 0 && namesOtherThing(asking[clause], profile)) continue;
+      if (clause >= 0 && namesOtherThing(asking[clause], tool, profile)) continue;
       const score = scoreOf(tool);
       if ((verbServed && clause < 0) || score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
@@ -181,19 +181,38 @@ const VAGUE = new Set(
 );
 
 /**
- * Whether the clause, asking by the tool's verb, names only things the tool
- * says nothing of: "list my sessions" for a tool that lists loops. A clause
- * that names nothing in particular ("list them", "sleep 2 s") does not.
+ * Whether the clause, asking by the tool's verb, is about a thing the tool
+ * says nothing of: its object (its last word that names something) is in
+ * neither the tool's name nor its description, nor a value its args take.
+ * "list my sessions" for a tool that lists loops; not "list them", "list the
+ * unfinished ones", "sleep 2 s", "list what I started" or "get the hour in
+ * Paris".
  */
-function namesOtherThing(clause: Clause, profile: ToolProfile): boolean {
-  const things = clause.words.slice(1).filter((word) =>
-    word.length > 1 && !/^\d/.test(word) && !STOP_WORDS.has(word) && !VAGUE.has(word)
+function namesOtherThing(clause: Clause, tool: PlannerTool, profile: ToolProfile): boolean {
+  const rest = clause.words.slice(1);
+  if (rest.some((word) => CLAUSE_OPENERS.has(word))) return false;
+  const object = rest.findLast((word) =>
+    word.length > 1 && !/^\d/.test(word) && !STOP_WORDS.has(word)
   );
-  if (things.length === 0) return false;
-  return !things.some((word) =>
-    sameThing(word).some((same) =>
-      profile.objects.has(same) || profile.nameWords.has(same) || profile.leadWords.has(same)
-    )
+  if (object === undefined || VAGUE.has(object) || isKnownVerb(object)) return false;
+  const described = new Set(contentWords(tool.description));
+  const related = sameThing(object).some((same) =>
+    profile.objects.has(same) || profile.nameWords.has(same) || described.has(same)
+  );
+  return !related && !takesValue(tool, object);
+}
+
+/** Words after a verb that open a clause as its object ("list what I started"). */
+const CLAUSE_OPENERS = new Set(["what", "which", "who", "whom", "where", "when", "how", "why"]);
+
+/** Whether one of the tool's args takes `word` as a value (an enum value, or its own check). */
+function takesValue(tool: PlannerTool, word: string): boolean {
+  const properties = (tool.argsSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.entries(properties).some(([name, property]) =>
+    (Array.isArray(property.enum) &&
+      property.enum.some((value) => typeof value === "string" && tokenize(value).includes(word))) ||
+    (tool.acceptsArg?.(name, word) ?? false) ||
+    (tool.acceptsArg?.(name, word.charAt(0).toUpperCase() + word.slice(1)) ?? false)
   );
 }
 

@@ -93,6 +93,8 @@ function forgetTool(
       "Forget something kept in your working memory: every item holding all the words of what, and the fields named in keys, or everything. Use it when the user asks you to forget something about them.",
     argsSchema: ForgetArgs,
     annotations: { title: "Forget", readOnlyHint: false, destructiveHint: false },
+    // Forgetting one item is asked for by name; emptying the whole memory waits for a person.
+    needsApproval: (args) => args.everything === true,
     run: async ({ args, caller }) => {
       const { what, keys, everything = false } = args;
       if (!everything && what === undefined && (keys ?? []).length === 0) {

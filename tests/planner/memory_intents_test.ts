@@ -72,6 +72,8 @@ Deno.test("clearing the whole memory is understood in everyday words, apart from
       "forget everything you remember about me, please",
       "Forget all about me",
       "could you delete all of my working memory",
+      "Can you reset your memories?",
+      "wipe all memory",
     ]
   ) {
     assert.deepEqual(

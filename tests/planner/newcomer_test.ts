@@ -27,7 +27,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "Book me a table for two tonight",
           // A read asked for by its verb, for a thing it does not hold: no loop listing.
           "list my sessions",
-          "show me my invoices",
+          "list my contacts please",
         ]
       ) {
         const data = await ask(message);
@@ -168,7 +168,6 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           args: { loop_id: id },
           round: 1,
         });
-        assert.doesNotMatch(status.summaryMessage!, /Earlier you said/, "a step answered it");
         // Nothing points back: the id is asked for, not taken from the conversation.
         const unsure = await ask("record a score of 70", chat);
         assert.deepEqual(toolsOf(unsure), ["finalize_summary"]);
@@ -178,6 +177,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         await ask("list my loops", chat);
         const ambiguous = await ask("score it 88", chat);
         assert.match(ambiguous.summaryMessage!, /I need the loop id/);
+        // Another loop than the one just named, or a number of the user's own: asked for too.
+        await ask("start a plan loop", chat);
+        const other = await ask("record a score of 90 for the spec loop", chat);
+        assert.match(other.summaryMessage!, /I need the loop id/);
+        const own = `own-${crypto.randomUUID()}`;
+        await ask("my booking reference is 20240611", own);
+        assert.match((await ask("score it 91", own)).summaryMessage!, /I need the loop id/);
       },
     );
 

@@ -41,6 +41,7 @@ Deno.test("casual wording is not a request: a question, a statement, a greeting,
   assert.equal(kind("I need the time in Lima"), "fragment", "a wish, not a statement");
   assert.equal(kind("I'd like the time in Oslo"), "fragment", "a wish too");
   assert.equal(kind("I would like the date in Quito"), "fragment");
+  assert.equal(kind("I'd really like the time in Riga"), "fragment", "a word between");
   assert.equal(kind("I like oolong tea"), "statement", "liking is not wanting");
   assert.equal(kind("thanks a lot!"), "greeting");
   assert.equal(kind("Good morning"), "greeting");

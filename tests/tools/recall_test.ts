@@ -83,3 +83,22 @@ Deno.test("a question with apostrophes finds its answer: the lone letters they l
   );
   assert.deepEqual(recallMemory("where's the station?", context), [], "nothing on the station");
 });
+
+Deno.test("the offline reply quotes earlier statements only when no step answered", () => {
+  const recalled = [said("4", "My favourite colour is teal")];
+  const answered = offlineSummary({
+    message: "what do my colour notes say?",
+    mode: "general",
+    results: [{
+      tool: "read_colour_notes",
+      input: {},
+      success: true,
+      output: { summary: "Your colour notes say teal." },
+      durationMs: 1,
+    }],
+    recalled,
+  });
+  assert.equal(answered, "Your colour notes say teal.");
+  const unanswered = offlineSummary({ message: "colour?", mode: "general", results: [], recalled });
+  assert.equal(unanswered, 'Earlier you said: "My favourite colour is teal".');
+});
