@@ -14,7 +14,7 @@
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
-import { contentWords, STOP_WORDS, tokenize } from "../text/words.ts";
+import { contentWords, stem, STOP_WORDS, tokenize } from "../text/words.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { isKnownVerb, sameAction, sameThing } from "./action_words.ts";
@@ -130,7 +130,7 @@ function candidatesFor(
       // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it; not by its
       // verb for another thing ("list my invoices" lists no loops).
       if (clause < 0 && !isAbout(profile, words)) continue;
-      if (clause >= 0 && namesOtherThing(asking[clause], tool, profile)) continue;
+      if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) continue;
       const score = scoreOf(tool);
       if ((verbServed && clause < 0) || score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
@@ -185,10 +185,15 @@ const VAGUE = new Set(
  * says nothing of: its object (its last word that names something) is in
  * neither the tool's name nor its description, nor a value its args take.
  * "list my sessions" for a tool that lists loops; not "list them", "list the
- * unfinished ones", "sleep 2 s", "list what I started" or "get the hour in
- * Paris".
+ * unfinished ones", "sleep 2 s", "list what I started", "get the hour in
+ * Paris", or "list my specs" (a value its kin's args take: `loop_type` of
+ * `initialize_refinement_loop` for `list_active_loops`).
  */
-function namesOtherThing(clause: Clause, tool: PlannerTool, profile: ToolProfile): boolean {
+function namesOtherThing(
+  clause: Clause,
+  [tool, ...kin]: readonly PlannerTool[],
+  profile: ToolProfile,
+): boolean {
   const rest = clause.words.slice(1);
   if (rest.some((word) => CLAUSE_OPENERS.has(word))) return false;
   const object = rest.findLast((word) =>
@@ -199,7 +204,18 @@ function namesOtherThing(clause: Clause, tool: PlannerTool, profile: ToolProfile
   const related = sameThing(object).some((same) =>
     profile.objects.has(same) || profile.nameWords.has(same) || described.has(same)
   );
-  return !related && !takesValue(tool, object);
+  return !related && ![tool, ...kin].some((each) => takesValue(each, object));
+}
+
+/** `tool`, then the offered tools whose names share a word with its name (a loop's tools). */
+function kin(tool: PlannerTool, offered: readonly PlannerTool[]): PlannerTool[] {
+  const words = toolProfile(tool).nameWords;
+  return [
+    tool,
+    ...offered.filter((other) =>
+      other !== tool && [...toolProfile(other).nameWords].some((word) => words.has(word))
+    ),
+  ];
 }
 
 /** Words after a verb that open a clause as its object ("list what I started"). */
@@ -210,7 +226,9 @@ function takesValue(tool: PlannerTool, word: string): boolean {
   const properties = (tool.argsSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   return Object.entries(properties).some(([name, property]) =>
     (Array.isArray(property.enum) &&
-      property.enum.some((value) => typeof value === "string" && tokenize(value).includes(word))) ||
+      property.enum.some((value) =>
+        typeof value === "string" && tokenize(value).some((part) => stem(part) === stem(word))
+      )) ||
     (tool.acceptsArg?.(name, word) ?? false) ||
     (tool.acceptsArg?.(name, word.charAt(0).toUpperCase() + word.slice(1)) ?? false)
   );

@@ -122,7 +122,7 @@ function listTool(store: RefinementStore): ToolDefinition {
   return defineTool({
     name: "list_active_loops",
     description:
-      `List your ${LIST_LIMIT} most recent refinement loops (of plans, specs, build plans and build code), newest first, with status and scores.`,
+      `List your ${LIST_LIMIT} most recent refinement loops, newest first, with status and scores.`,
     argsSchema: z.object({}),
     outputSchema: z.object({ loops: z.array(LoopOutput) }),
     annotations: {

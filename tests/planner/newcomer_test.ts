@@ -99,7 +99,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
     });
 
     await t.step("listings read as one line per item", async () => {
-      for (const message of ["List my refinement loops", "show me my loops"]) {
+      // "specs": a value the loop tools take, so the loop listing serves it.
+      for (const message of ["List my refinement loops", "show me my loops", "list my specs"]) {
         const data = await ask(message);
         assert.deepEqual(toolsOf(data), ["list_active_loops", "finalize_summary"], message);
         assert.equal(
