@@ -221,15 +221,12 @@ export async function deleteSession(
     timeoutMs: number;
   },
 ): Promise<void> {
-  const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), timeoutMs);
   try {
-    const response = await fetcher(url, { method: "DELETE", headers, signal: stop.signal });
+    const signal = AbortSignal.timeout(timeoutMs);
+    const response = await fetcher(url, { method: "DELETE", headers, signal });
     await response.body?.cancel();
   } catch {
     // The server ends the session itself in time.
-  } finally {
-    clearTimeout(timer);
   }
 }
 

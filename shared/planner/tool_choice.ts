@@ -200,9 +200,8 @@ function namesOtherThing(
     word.length > 1 && !/^\d/.test(word) && !STOP_WORDS.has(word)
   );
   if (object === undefined || VAGUE.has(object) || isKnownVerb(object)) return false;
-  const described = new Set(contentWords(tool.description));
   const related = sameThing(object).some((same) =>
-    profile.objects.has(same) || profile.nameWords.has(same) || described.has(same)
+    profile.objects.has(same) || profile.nameWords.has(same) || profile.descriptionWords.has(same)
   );
   return !related && ![tool, ...kin].some((each) => takesValue(each, object));
 }

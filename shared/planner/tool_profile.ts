@@ -22,6 +22,8 @@ export interface ToolProfile {
   nameWords: Set<string>;
   /** The content words of its description's lead (its verbs left out). */
   leadWords: Set<string>;
+  /** The content words of its whole description. */
+  descriptionWords: Set<string>;
   /** Its description's lead, as written: "Get the current date and time in a place". */
   lead: string;
 }
@@ -60,7 +62,8 @@ function buildProfile(tool: PlannerTool): ToolProfile {
     for (const same of sameThing(word)) objects.add(same);
   }
   const leadWords = new Set(contentWords(lead).filter(notVerb));
-  return { nameVerb, verbs, objects, nameWords, leadWords, lead };
+  const descriptionWords = new Set(contentWords(tool.description));
+  return { nameVerb, verbs, objects, nameWords, leadWords, descriptionWords, lead };
 }
 
 /**

@@ -46,7 +46,7 @@ export class SupabaseRpc {
     const { url, fetch: send = fetch } = this.#options;
     // supabase-js's default schema, named as postgrest-js names it for a POST.
     const headers = {
-      ...this.headers(caller),
+      ...this.#headers(caller),
       "content-type": "application/json",
       "content-profile": "public",
     };
@@ -72,7 +72,7 @@ export class SupabaseRpc {
   }
 
   /** The headers that make a request act as `caller`: their JWT, else the secret key. */
-  headers(caller: Caller): Record<string, string> {
+  #headers(caller: Caller): Record<string, string> {
     const { publishableKey, secretKey } = this.#options;
     if (caller.userId && caller.token) {
       return { apikey: publishableKey, authorization: `Bearer ${caller.token}` };
