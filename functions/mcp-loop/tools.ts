@@ -25,7 +25,7 @@ import { defineTool } from "../../shared/tools/tool.ts";
 const currentTime = defineTool({
   name: "get_current_time",
   description:
-    "Get the current date and time in a place: an IANA time zone (Europe/Lisbon), a city (Tokyo) or a country (India); UTC when none is given.",
+    "Get the current date, day and time in a place: an IANA time zone (Europe/Lisbon), a city (Tokyo) or a country (India); UTC when none is given.",
   argsSchema: z.object({
     time_zone: z.string().max(64).optional()
       .transform((text, ctx): Place | undefined => {

@@ -20,6 +20,9 @@ export interface Place {
   zones: PlaceZone[];
 }
 
+/** Words that tell no zone of a place from another. */
+const CONNECTIVES = new Set(["and", "or", "in", "of", "at", "the", "to", "for", "vs"]);
+
 /** The place `text` names, or undefined when it names none this module knows. */
 export function resolvePlace(text: string): Place | undefined {
   const name = text.trim().replace(/[\s.,;:!?]+$/, "");
@@ -36,6 +39,8 @@ export function resolvePlace(text: string): Place | undefined {
   for (let split = words.length - 1; split >= 1; split--) {
     const head = lookup(words.slice(0, split).join(" "));
     const rest = words.slice(split).join(" ");
+    // "Springfield and" names no part of Springfield, though a label holds "and".
+    if (words.slice(split).every((word) => CONNECTIVES.has(word))) continue;
     const within = lookup(rest)?.map(({ zone }) => zone) ?? [];
     const zones = head?.filter(({ zone, label }) =>
       within.includes(zone) || ` ${placeKey(label)} `.includes(` ${rest} `)

@@ -50,6 +50,14 @@ export function isKnownVerb(word: string): boolean {
   return actionsByVerb.has(stem(word.toLowerCase()));
 }
 
+/** Actions that only read: asking for one changes nothing. */
+const READ_ACTIONS = new Set(["get", "list", "search"]);
+
+/** Whether the verb asks only to read ("show", "find", "tell"), not to change something. */
+export function isReadVerb(verb: string): boolean {
+  return actionsOf(verb).every((action) => READ_ACTIONS.has(action));
+}
+
 /** Whether two verbs ask for a common action. */
 export function sameAction(a: string, b: string): boolean {
   const of = new Set(actionsOf(a));
@@ -103,6 +111,41 @@ const OPENINGS = [
   "let us",
   "try to",
 ].map((opening) => opening.split(" "));
+
+/**
+ * Verbs of two or three words, by the one-word verb they mean: "get rid of
+ * this chat" asks what "remove this chat" asks.
+ */
+const PHRASAL_VERBS: readonly [string[], string][] = [
+  ["get rid of", "remove"],
+  ["throw away", "discard"],
+  ["throw out", "discard"],
+  ["wipe out", "wipe"],
+  ["clear out", "clear"],
+  ["clean out", "clear"],
+  ["set up", "create"],
+  ["fire up", "start"],
+  ["spin up", "start"],
+  ["start up", "start"],
+  ["boot up", "start"],
+  ["kick off", "start"],
+  ["pull up", "show"],
+  ["bring up", "show"],
+  ["look up", "find"],
+].map(([phrase, verb]) => [phrase.split(" "), verb]);
+
+/** The words with each phrasal verb ({@link PHRASAL_VERBS}) as its one-word verb. */
+export function withPlainVerbs(words: readonly string[]): string[] {
+  const plain: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const match = PHRASAL_VERBS.find(([phrase]) =>
+      phrase.every((word, j) => words[i + j] === word)
+    );
+    if (match) i += match[0].length - 1;
+    plain.push(match ? match[1] : words[i]);
+  }
+  return plain;
+}
 
 /** The words of a request without its polite opening (see {@link OPENINGS}). */
 export function withoutOpening(words: readonly string[]): string[] {

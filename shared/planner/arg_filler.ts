@@ -5,7 +5,7 @@
  * (an enum value the message mentions, a token matching a pattern, a number
  * in range). Returns undefined when a required arg stays unknown.
  */
-import { tokenize } from "../text/words.ts";
+import { stem, tokenize } from "../text/words.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -82,7 +82,8 @@ function findArg(
     return { value: fromContext, fromMessage: false };
   }
   const stated = required
-    ? findInMessage(property, message) ?? findAcceptedPhrase(name, property, message, acceptsArg)
+    ? findInMessage(property, message) ?? findEnumByWord(property, message) ??
+      findAcceptedPhrase(name, property, message, acceptsArg)
     : findStatedOption(name, property, message, acceptsArg);
   if (stated !== undefined) return { value: stated, fromMessage: true };
   const reference = required ? referenceFor(name, producers) : undefined;
@@ -167,6 +168,28 @@ function findStatedOption(
   return findAcceptedPhrase(name, property, message, acceptsArg);
 }
 
+/**
+ * The args once for each value the message states for a read's free-text arg
+ * ("the time in Lima, Cairo and Seoul": three places), when it states more
+ * than one; otherwise just `args`. Only an arg the message itself gave, of
+ * the kind {@link findAcceptedPhrase} finds, is spread this way.
+ */
+export function eachStatedValue(
+  schema: JsonSchema,
+  args: Record<string, unknown>,
+  { message, acceptsArg }: ArgSources,
+): Record<string, unknown>[] {
+  for (const [name, property] of argsOf(schema)) {
+    if (Array.isArray(property.enum) || typeof property.pattern === "string") continue;
+    if (typeof args[name] !== "string") continue;
+    const phrases = acceptedPhrases(name, property, message, acceptsArg);
+    if (phrases.length > 1 && phrases.includes(args[name] as string)) {
+      return phrases.map((phrase) => ({ ...args, [name]: phrase }));
+    }
+  }
+  return [args];
+}
+
 /** Words no schema should accept: when one is accepted, the arg takes free text, not a stated value. */
 const PROBES = ["zzqxv", "the"];
 
@@ -184,17 +207,67 @@ function findAcceptedPhrase(
 ): string | undefined {
   if (!acceptsArg || property.type !== "string") return undefined;
   if (PROBES.some((probe) => acceptsArg(name, probe))) return undefined;
-  const words = message.split(/\s+/).map((word) =>
-    word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
-  );
+  const words = phraseWords(message);
   for (let size = 3; size >= 1; size--) {
     for (let start = 0; start + size <= words.length; start++) {
-      const phrase = words.slice(start, start + size).join(" ");
-      if (words.slice(start, start + size).some((word) => word === "")) continue;
-      if (phrase.length <= MAX_TOKEN && acceptsArg(name, phrase)) return phrase;
+      const phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
+      if (phrase !== undefined) return phrase;
     }
   }
   return undefined;
+}
+
+/**
+ * Every phrase of the message the tool's selective schema accepts, left to
+ * right, none overlapping another, each the longest at its place, none
+ * repeating the words of one found before.
+ */
+function acceptedPhrases(
+  name: string,
+  property: JsonSchema,
+  message: string,
+  acceptsArg?: (name: string, value: unknown) => boolean,
+): string[] {
+  if (!acceptsArg || property.type !== "string") return [];
+  if (PROBES.some((probe) => acceptsArg(name, probe))) return [];
+  const words = phraseWords(message);
+  const found: string[] = [];
+  for (let start = 0; start < words.length;) {
+    let size = 3;
+    let phrase: string | undefined;
+    for (; size >= 1 && phrase === undefined; size--) {
+      phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
+    }
+    if (phrase === undefined) start += 1;
+    else {
+      // "Paris" after "Paris, France" is the same value again.
+      const words = phrase.toLowerCase().split(" ");
+      const again = found.some((seen) =>
+        words.every((word) => seen.toLowerCase().split(" ").includes(word))
+      );
+      if (!again) found.push(phrase);
+      start += size + 1;
+    }
+  }
+  return found;
+}
+
+/** The message's words as written, without the punctuation around them. */
+function phraseWords(message: string): string[] {
+  return message.split(/\s+/).map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+}
+
+/** The `size` words from `start` as one phrase, when they are words and `accepts` takes it. */
+function acceptedAt(
+  words: readonly string[],
+  start: number,
+  size: number,
+  accepts: (phrase: string) => boolean,
+): string | undefined {
+  const part = words.slice(start, start + size);
+  if (part.length < size || part.some((word) => word === "")) return undefined;
+  const phrase = part.join(" ");
+  return phrase.length <= MAX_TOKEN && accepts(phrase) ? phrase : undefined;
 }
 
 /**
@@ -280,6 +353,25 @@ function findEnumValue(values: unknown[], message: string): unknown {
     }
   }
   return best;
+}
+
+/**
+ * The one enum value the message names by a word no other value has (or
+ * its stem): "a code loop" is `build_code`, while "a build loop" could be
+ * `build_plan` too.
+ * For a required arg only: a word in passing should not set an option.
+ */
+function findEnumByWord(property: JsonSchema, message: string): unknown {
+  if (!Array.isArray(property.enum)) return undefined;
+  const values = property.enum.filter((value): value is string => typeof value === "string");
+  const wordsOf = values.map((value) => tokenize(value).map(stem));
+  const said = new Set(tokenize(message).map(stem));
+  const named = values.filter((_, i) =>
+    wordsOf[i].some((word) =>
+      said.has(word) && wordsOf.filter((other) => other.includes(word)).length === 1
+    )
+  );
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /** A cheap pre-check that a context value has the schema's type; the executor parses for real. */

@@ -46,7 +46,8 @@ const REMEMBER_POINTER = new RegExp(
   "i",
 );
 
-const WIPE_VERB = String.raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge)`;
+const WIPE_VERB = String
+  .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|get rid of|throw (?:away|out)|wipe out|clear out)`;
 const FORGET_SESSION = new RegExp(
   String
     .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+(?:session|conversation|chat|thread|discussion|chat history|conversation history)(?=[\s,.!]*(?:$|,|please|now|for good|completely|entirely|permanently|right away))|forget (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered))\b`,

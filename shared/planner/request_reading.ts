@@ -8,7 +8,7 @@
  * write.
  */
 import { stem, tokenize } from "../text/words.ts";
-import { isKnownVerb, withoutOpening } from "./action_words.ts";
+import { isKnownVerb, withoutOpening, withPlainVerbs } from "./action_words.ts";
 
 /** One part of a message. */
 export interface Clause {
@@ -47,7 +47,8 @@ function wants(words: readonly string[]): boolean {
 }
 const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
-    "ok okay great cool yo howdy greetings much so very a lot all how are doing").split(" "),
+    "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
+    "what up sup nice to meet you").split(" "),
 );
 
 /**
@@ -62,7 +63,7 @@ export function readMessage(
   const isVerb = (word: string | undefined) =>
     word !== undefined && (isKnownVerb(word) || verbs.has(stem(word)));
   const clauses = message.split(/[.;!?\n]+|,/).flatMap((sentence) =>
-    splitOnVerbs(tokenize(sentence), isVerb)
+    splitOnVerbs(withPlainVerbs(tokenize(sentence)), isVerb)
   ).filter((words) => words.length > 0).map((words) => {
     const rest = withoutOpening(words);
     return isVerb(rest[0]) ? { words: rest, verb: stem(rest[0]) } : { words: rest };

@@ -17,8 +17,14 @@ import type { PlannerTool } from "../ports.ts";
 import { contentWords, stem, STOP_WORDS, tokenize } from "../text/words.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
-import { isKnownVerb, sameAction, sameThing } from "./action_words.ts";
-import { type ArgSources, fillArgs, missingArgs, type Producer } from "./arg_filler.ts";
+import { isKnownVerb, isReadVerb, sameAction, sameThing } from "./action_words.ts";
+import {
+  type ArgSources,
+  eachStatedValue,
+  fillArgs,
+  missingArgs,
+  type Producer,
+} from "./arg_filler.ts";
 import { MEMORY_INTENT_TOOLS } from "./memory_intents.ts";
 import type { MissingArgs } from "./planner_notes.ts";
 import type { Clause, MessageReading } from "./request_reading.ts";
@@ -88,8 +94,15 @@ export function chooseTools(input: ChoiceInput): ToolChoice {
   for (const candidate of candidates) {
     if (plan.length >= input.maxTools) break;
     const args = fill(candidate, []);
-    if (args) add(candidate.tool, args);
-    else waiting.push(candidate);
+    if (!args) waiting.push(candidate);
+    else if (!candidate.tool.readOnly) add(candidate.tool, args);
+    else {
+      // A read asked about several places (or other stated values) runs once for each.
+      const schema = candidate.tool.argsSchema ?? {};
+      for (const each of eachStatedValue(schema, args, sources([], candidate.tool))) {
+        if (plan.length < input.maxTools) add(candidate.tool, each);
+      }
+    }
   }
   const missing: MissingArgs[] = [];
   for (const candidate of waiting) {
@@ -116,9 +129,12 @@ function candidatesFor(
   const answersVerb = (clause: Clause, profile: ToolProfile) =>
     profile.verbs.some((verb) => sameAction(clause.verb!, verb));
   // A verb some tool answers to decides which reads join: "record a score" lists nothing.
-  const verbServed = asking.some((clause) =>
+  const served = asking.map((clause) =>
     offered.some((tool) => answersVerb(clause, toolProfile(tool)))
   );
+  const verbServed = served.some(Boolean);
+  // A change no tool makes ("cancel my last loop") runs no read on the same topic either.
+  const changeUnserved = asking.some((clause, i) => !served[i] && !isReadVerb(clause.verb!));
   const words = new Set(contentWords(message));
   const reads: Candidate[] = [];
   const writes: Candidate[] = [];
@@ -132,7 +148,7 @@ function candidatesFor(
       if (clause < 0 && !isAbout(profile, words)) continue;
       if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) continue;
       const score = scoreOf(tool);
-      if ((verbServed && clause < 0) || score < minScore) continue;
+      if (((verbServed || changeUnserved) && clause < 0) || score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
     } else {
       const clause = asking.findIndex((clause) =>

@@ -90,7 +90,9 @@ const TOPIC = /\b(?:about|regarding|concerning|on the subject of)\s+(.+?)[\s?.!]
 const RECALL_WORDS = new Set(
   ("ask asked say said tell told mention mentioned write wrote type typed talk talked discuss " +
     "discussed share shared earlier before previously ago last time today yesterday remind ever " +
-    "already just conversation chat session what which when where").split(" ").map(stem),
+    "already just conversation chat session what which when where so far now until lately " +
+    "recently thus about regarding concerning been saying asking talking telling writing " +
+    "mentioning discussing sharing typing").split(" ").map(stem),
 );
 
 /** The recall question `message` asks, if it asks one. */
@@ -99,9 +101,12 @@ export function recallQuestion(message: string): RecallQuestion | undefined {
   if (!match) return undefined;
   const who = match.slice(1).find((group) => group !== undefined);
   const roles = who === "you" ? ["assistant"] : who === "we" ? ["user", "assistant"] : ["user"];
-  const topic = TOPIC.exec(message)?.[1]?.trim();
-  const words = contentWords(topic ?? message).filter((word) => !RECALL_WORDS.has(word));
-  return { roles, topic: topic || undefined, words };
+  const written = TOPIC.exec(message)?.[1]?.trim();
+  // "About so far", "about in this chat": when, not what.
+  const isTopical = (word: string) => !RECALL_WORDS.has(stem(word));
+  const topic = written && contentWords(written).some(isTopical) ? written : undefined;
+  const words = contentWords(topic ?? message).filter(isTopical);
+  return { roles, topic, words };
 }
 
 /** Most messages a recall question brings back. */

@@ -58,6 +58,10 @@ Deno.test("words that are not places are refused, so a schema using this is sele
     assert.equal(resolvePlace(text), undefined, text);
   }
   assert.equal(resolvePlace("us"), undefined, "a pronoun");
+  // A connective after a place is no part of it, though a zone's label holds the word.
+  for (const text of ["Springfield and", "Portland and", "Hyderabad in"]) {
+    assert.equal(resolvePlace(text), undefined, text);
+  }
   assert.deepEqual(zonesOf("US")?.[0], "America/New_York");
 });
 

@@ -28,12 +28,15 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           // A read asked for by its verb, for a thing it does not hold: no loop listing.
           "list my sessions",
           "list my contacts please",
+          // A change no tool makes runs no read on its topic either.
+          "cancel my latest loop",
+          "rename loop 0a1b2c3d to Draft",
         ]
       ) {
         const data = await ask(message);
         assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
         assert.match(data.summaryMessage!, /^None of my tools does that, so I did nothing\./);
-        assert.match(data.summaryMessage!, /- get the current date and time in a place/);
+        assert.match(data.summaryMessage!, /- get the current date, day and time in a place/);
       }
     });
 
@@ -45,11 +48,40 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["time in Hyderabad, Pakistan", /^In Hyderabad Pakistan \(Asia\/Karachi\) it is /],
         ["What time is it in Australia?", /^"Australia" has more than one time zone: .* Perth\./],
         ["what time is it in Springfield", /more than one time zone: .*Massachusetts\./],
+        ["which day is it today?", /^In UTC it is \w+day, /],
       ];
       for (const [message, reply] of cases) {
         const data = await ask(message);
         assert.deepEqual(toolsOf(data), ["get_current_time", "finalize_summary"], message);
         assert.match(data.summaryMessage!, reply, message);
+      }
+    });
+
+    await t.step("several places in one question get a time each", async () => {
+      const cases: [string, string[], RegExp][] = [
+        ["what's the time in Lisbon, Manila and Oslo?", ["Lisbon", "Manila", "Oslo"], /Oslo/],
+        ["time in Chicago and in Cape Town", ["Chicago", "Cape Town"], /Africa\/Johannesburg/],
+        // The same place twice is asked once; a connective is not part of a place.
+        ["time in Vienna, Austria and in Vienna", ["Vienna Austria"], /Europe\/Vienna/],
+        ["time in Springfield and Madrid", ["Springfield", "Madrid"], /more than one time zone/],
+      ];
+      for (const [message, places, reply] of cases) {
+        const data = await ask(message);
+        assert.deepEqual(
+          data.plan.map((step) => step.args.time_zone).filter(Boolean),
+          places,
+          message,
+        );
+        assert.equal(data.summaryMessage!.split("\n").length, places.length, message);
+        assert.match(data.summaryMessage!, reply, message);
+      }
+    });
+
+    await t.step("small talk gets the greeting, not the list of what no tool does", async () => {
+      for (const message of ["how's it going?", "What's up", "nice to meet you!"]) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
+        assert.match(data.summaryMessage!, /^Hello! /, message);
       }
     });
 
@@ -59,7 +91,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
         for (
           const line of [
-            "- get the current date and time in a place (get_current_time)",
+            "- get the current date, day and time in a place (get_current_time)",
             "- list your 10 most recent refinement loops, newest first, with status and scores (list_active_loops)",
             "- remember something about you across conversations (remember)",
           ]
@@ -144,6 +176,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         tokyo.summaryMessage,
         'Earlier you wrote about Tokyo:\n- "I\'m flying to Tokyo in May"\n- "Is Tokyo expensive for food?"',
       );
+      // A question about the whole conversation ("so far") brings back its latest messages.
+      const overview = await ask("what have we been talking about so far?", topic);
+      assert.match(overview.summaryMessage!, /^Earlier we wrote:\n/);
+      assert.match(overview.summaryMessage!, /- you: "My aunt lives in Osaka"/);
       const osaka = await ask("remind me what I said about Osaka", topic);
       assert.equal(
         osaka.summaryMessage,
@@ -155,7 +191,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       "'it' and 'that loop' mean the loop the reply just named; a listing is not guessed from",
       async () => {
         const chat = `pointing-${crypto.randomUUID()}`;
-        const started = await ask("Please start a build plan loop", chat);
+        // "set up": a verb of two words asks as the one-word verb does.
+        const started = await ask("could you set up a build plan loop", chat);
+        assert.deepEqual(started.plan[0], {
+          tool: "initialize_refinement_loop",
+          args: { loop_type: "build_plan" },
+          round: 1,
+        });
         const id = (started.intermediateResults[0].output as { id: string }).id;
         const scored = await ask("record a score of 64 for it", chat);
         assert.deepEqual(scored.plan[0], {
@@ -180,6 +222,11 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.match(ambiguous.summaryMessage!, /I need the loop id/);
         // Another loop than the one just named, or a number of the user's own: asked for too.
         await ask("start a plan loop", chat);
+        // A word only one loop type has names it; a word two share is asked about.
+        const code = await ask("open a new code loop", `code-${crypto.randomUUID()}`);
+        assert.deepEqual(code.plan[0].args, { loop_type: "build_code" });
+        const build = await ask("begin a build loop", `build-${crypto.randomUUID()}`);
+        assert.match(build.summaryMessage!, /I need the loop type/);
         const other = await ask("record a score of 90 for the spec loop", chat);
         assert.match(other.summaryMessage!, /I need the loop id/);
         const own = `own-${crypto.randomUUID()}`;
@@ -189,7 +236,15 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
     );
 
     await t.step("everyday ways of deleting this conversation reach forget_session", async () => {
-      for (const message of ["Please delete this conversation", "erase our chat"]) {
+      for (
+        const message of [
+          "Please delete this conversation",
+          "erase our chat",
+          // Verbs of more than one word.
+          "could you get rid of this thread",
+          "throw away this conversation",
+        ]
+      ) {
         const data = await ask(message, `doomed-${crypto.randomUUID()}`);
         assert.equal(data.plan[0].tool, "forget_session", message);
         // Deleting is destructive: it waits for a person's approval.
