@@ -50,10 +50,10 @@ export function isKnownVerb(word: string): boolean {
   return actionsByVerb.has(stem(word.toLowerCase()));
 }
 
-/** Actions that only read: asking for one changes nothing. */
-const READ_ACTIONS = new Set(["get", "list", "search"]);
+/** Actions that change nothing: reading, and working out or writing up what was read. */
+const READ_ACTIONS = new Set(["get", "list", "search", "summarize", "convert"]);
 
-/** Whether the verb asks only to read ("show", "find", "tell"), not to change something. */
+/** Whether the verb changes nothing ("show", "find", "summarize", "calculate"). */
 export function isReadVerb(verb: string): boolean {
   return actionsOf(verb).every((action) => READ_ACTIONS.has(action));
 }

@@ -241,9 +241,9 @@ function acceptedPhrases(
     if (phrase === undefined) start += 1;
     else {
       // "Paris" after "Paris, France" is the same value again.
-      const words = phrase.toLowerCase().split(" ");
+      const named = phrase.toLowerCase().split(" ");
       const again = found.some((seen) =>
-        words.every((word) => seen.toLowerCase().split(" ").includes(word))
+        named.every((word) => seen.toLowerCase().split(" ").includes(word))
       );
       if (!again) found.push(phrase);
       start += size + 1;
