@@ -41,6 +41,7 @@ import {
   compileOutputSchema,
   type RemoteTool,
   resultOf,
+  retryState,
 } from "./remote_results.ts";
 import { followStream, type StreamState } from "./remote_sse.ts";
 import { answerTo, deleteSession, getStream, postForStream, postMessage } from "./remote_wire.ts";
@@ -59,6 +60,9 @@ export interface RemoteClientOptions {
   /** The server went away while connected. */
   onLost?: (reason: string) => void;
 }
+
+/** Most times a call is sent again when the server asks for nothing but a retry. */
+const MAX_RETRIES = 3;
 
 /** A request's options: an abort signal, and the `Mcp-Param-*` headers of a call. */
 interface RequestOptions {
@@ -140,7 +144,19 @@ export class RemoteMcpClient {
       ? paramDeclarations(tool.inputSchema)
       : [];
     const params = Array.isArray(declared) ? paramHeaders(declared, args) : {};
-    const raw = await this.request("tools/call", { name, arguments: args }, { signal, params });
+    let raw = await this.request("tools/call", { name, arguments: args }, { signal, params });
+    // Asked to call again with the server's state (2026-07-28 basic/patterns/mrtr), each time a
+    // new request; a server that keeps asking is refused after MAX_RETRIES.
+    for (let retries = 0, state = retryState(raw); state !== undefined; state = retryState(raw)) {
+      if (++retries > MAX_RETRIES) {
+        throw new RemoteMcpError(
+          "protocol",
+          `The server answered tools/call input_required ${MAX_RETRIES + 1} times in a row`,
+        );
+      }
+      const again = { name, arguments: args, requestState: state };
+      raw = await this.request("tools/call", again, { signal, params });
+    }
     const result = callResultOf(raw);
     if (validate) checkStructuredContent(result, validate, name);
     return result;

@@ -4,7 +4,10 @@
  * error; in 2026-07-28 a result says `resultType: "complete"` (an
  * `input_required` one asks for input this client does not offer); a
  * `tools/list` page holds tools with a name and an object input schema; a
- * `tools/call` result holds a content array.
+ * `tools/call` result holds a content array. An `input_required` result with
+ * only a `requestState` (2026-07-28 basic/patterns/mrtr: the client "MAY
+ * retry the original request immediately", echoing it) is passed back for
+ * the retry ({@link retryState}).
  */
 import type { JsonSchemaValidatorProvider } from "./json_schema_validator.ts";
 import { type JsonRpcMessage, RemoteMcpError } from "./remote_error.ts";
@@ -53,11 +56,16 @@ export function resultOf(
     const asked = Object.values(record.inputRequests ?? {}).map((r) =>
       (r as { method?: unknown }).method
     );
+    // Only these three requests may be answered input_required (basic/patterns/mrtr).
+    const retryable = ["tools/call", "prompts/get", "resources/read"].includes(method);
+    if (asked.length === 0 && retryable && typeof record.requestState === "string") return record;
     throw new RemoteMcpError(
       "protocol",
-      `The server asked for input this client does not offer (${
-        asked.join(", ") || "requestState only"
-      }) to answer ${method}`,
+      asked.length > 0
+        ? `The server asked for input this client does not offer (${
+          asked.join(", ")
+        }) to answer ${method}`
+        : `The server answered ${method} input_required with neither inputRequests nor a requestState`,
     );
   }
   throw new RemoteMcpError(
@@ -66,6 +74,16 @@ export function resultOf(
       ? `The result of ${method} has no resultType, which 2026-07-28 requires`
       : `Unsupported result type ${JSON.stringify(record.resultType)} for ${method}`,
   );
+}
+
+/**
+ * The `requestState` to send `method` again with, when `result` is an
+ * `input_required` that asks for nothing but a retry (see {@link resultOf}).
+ */
+export function retryState(result: Record<string, unknown>): string | undefined {
+  return result.resultType === "input_required" && typeof result.requestState === "string"
+    ? result.requestState
+    : undefined;
 }
 
 /** A `tools/list` walk that has not ended after this many pages is refused (the SDK client's cap). */

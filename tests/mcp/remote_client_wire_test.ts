@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createJsonSchemaValidator } from "../../shared/mcp/json_schema_validator.ts";
 import { RemoteMcpClient } from "../../shared/mcp/remote_client.ts";
-import { RemoteMcpError } from "../../shared/mcp/remote_error.ts";
+import { type JsonRpcMessage, RemoteMcpError } from "../../shared/mcp/remote_error.ts";
 import { json, result, rpcError, ScriptedMcpServer, sse } from "../fakes/scripted_mcp_server.ts";
 
 const TEXT = { content: [{ type: "text", text: "done" }] };
@@ -244,6 +244,41 @@ Deno.test("a 2026-07-28 server: the envelope and the standard headers on every r
   );
   await client.close();
   assert.equal(server.seen.some((r) => r.method === "DELETE"), false, "no session to end");
+});
+
+Deno.test("a 2026-07-28 input_required with only a requestState is called again with it; input this client does not offer fails", async () => {
+  const server = new ScriptedMcpServer({ modern: true });
+  const { client } = clientOf(server);
+  await client.connect();
+  server.on("tools/list", (m) => json(result(m.id, { tools: [TOOL], resultType: "complete" })));
+  await client.listTools();
+  // Busy at first: the server hands back its state, and answers the call that echoes it.
+  const busy = (state: string) => (m: JsonRpcMessage) =>
+    json(result(m.id, { resultType: "input_required", requestState: state }));
+  server.on("tools/call", busy("opaque-1")).on("tools/call", busy("opaque-2"))
+    .on("tools/call", (m) => json(result(m.id, { ...TEXT, resultType: "complete" })));
+  assert.deepEqual((await client.callTool("echo", { say: "hi" })).content, TEXT.content);
+  const calls = server.posted("tools/call");
+  assert.deepEqual(calls.map((c) => c.params?.requestState), [undefined, "opaque-1", "opaque-2"]);
+  assert.equal(new Set(calls.map((c) => c.id)).size, 3, "each retry is a new request");
+  assert.ok(calls.every((c) => (c.params?.arguments as { say: string }).say === "hi"));
+  // A server that never stops asking is refused after three retries.
+  for (let i = 0; i < 4; i++) server.on("tools/call", busy("again"));
+  const before = server.posted("tools/call").length;
+  assert.match((await failure(client.callTool("echo", {}))).message, /input_required 4 times/);
+  assert.equal(server.posted("tools/call").length - before, 4);
+  // Asking for elicitation, which this client does not declare, fails the call and names it.
+  server.on("tools/call", (m) =>
+    json(result(m.id, {
+      resultType: "input_required",
+      inputRequests: { who: { method: "elicitation/create", params: { message: "Name?" } } },
+      requestState: "s",
+    })));
+  assert.match(
+    (await failure(client.callTool("echo", {}))).message,
+    /does not offer \(elicitation\/create\)/,
+  );
+  await client.close();
 });
 
 Deno.test("the discover probe: -32022 naming 2026-07-28 is sent again once; 401 and 5xx fail the connection", async () => {
