@@ -103,8 +103,7 @@ export function createMcpHttpHandler(
     const authInfo = authInfoOf(requestDeps, caller, methods);
     if (modern) return await modernHandler.fetch(req, { parsedBody: body, authInfo });
     if (sessions && sessionId !== null) {
-      const logger = requestDeps.logger;
-      const scope = { deps: requestDeps, sessions, caller, trace, logger, authInfo };
+      const scope = { deps: requestDeps, sessions, caller, trace, authInfo };
       return await servePost(req, body, sessionId, scope);
     }
     const maxBodyBytes = deps.maxBodyBytes;
@@ -183,7 +182,7 @@ async function serveSessionless(
   const answer = await transport.handleRequest(req, { parsedBody: body, authInfo });
   if (!sessions || !wantsSession(deps, body)) return answer;
   const initialize = body as { id?: unknown; params: Record<string, unknown> };
-  return await startSession(answer, initialize, { deps, sessions, caller, logger: deps.logger });
+  return await startSession(answer, initialize, { deps, sessions, caller });
 }
 
 /** What the SDK hands the server factory and the handlers (`ctx.http.authInfo`): the caller and the request's scope. */

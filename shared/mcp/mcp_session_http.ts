@@ -41,7 +41,6 @@ export interface SessionScope {
   caller: Caller;
   authInfo: AuthInfo;
   trace: RequestTrace;
-  logger: Logger;
 }
 
 /**
@@ -61,8 +60,9 @@ export function wantsSession(deps: McpServerDeps, body: unknown): boolean {
 export async function startSession(
   answer: Response,
   initialize: { id?: unknown; params: Record<string, unknown> },
-  { sessions, caller, deps, logger }: Pick<SessionScope, "sessions" | "caller" | "deps" | "logger">,
+  { sessions, caller, deps }: Pick<SessionScope, "sessions" | "caller" | "deps">,
 ): Promise<Response> {
+  const logger = deps.logger;
   if (answer.status !== 200) return answer;
   const body = await answer.json() as { result?: { protocolVersion?: unknown } };
   const protocolVersion = body.result?.protocolVersion;
@@ -148,7 +148,7 @@ export async function servePost(
     session,
     caller,
     sessions,
-    logger: scope.logger,
+    logger: scope.deps.logger,
   });
   await server.connect(transport);
   req.signal?.addEventListener("abort", () => transport.clientLeft(), { once: true });
