@@ -146,8 +146,10 @@ export class RemoteMcpClient {
     const params = Array.isArray(declared) ? paramHeaders(declared, args) : {};
     let raw = await this.request("tools/call", { name, arguments: args }, { signal, params });
     // Asked to call again with the server's state (2026-07-28 basic/patterns/mrtr), each time a
-    // new request; a server that keeps asking is refused after MAX_RETRIES.
-    for (let retries = 0, state = retryState(raw); state !== undefined; state = retryState(raw)) {
+    // new request; a server that keeps asking is refused after MAX_RETRIES. 2025-11-25 has none.
+    const stateOf = (result: Record<string, unknown>) =>
+      this.#version === MODERN_VERSION ? retryState(result) : undefined;
+    for (let retries = 0, state = stateOf(raw); state !== undefined; state = stateOf(raw)) {
       if (++retries > MAX_RETRIES) {
         throw new RemoteMcpError(
           "protocol",

@@ -169,10 +169,13 @@ function findStatedOption(
 }
 
 /**
- * The args once for each value the message states for a read's free-text arg
- * ("the time in Lima, Cairo and Seoul": three places), when it states more
- * than one; otherwise just `args`. Only an arg the message itself gave, of
- * the kind {@link findAcceptedPhrase} finds, is spread this way.
+ * The args once for each value of a list the message states for a read's
+ * free-text arg ("the time in Lima, Cairo and Seoul": three places), when
+ * the value found is one of such a list; otherwise just `args`. Only an arg
+ * of the kind {@link findAcceptedPhrase} finds is spread this way, and only
+ * over values joined by commas, "and" or "or" ("in Tokyo and in London"): a
+ * place named elsewhere ("I live in Berlin, what time is it in Lima?") is not
+ * one of them.
  */
 export function eachStatedValue(
   schema: JsonSchema,
@@ -181,11 +184,12 @@ export function eachStatedValue(
 ): Record<string, unknown>[] {
   for (const [name, property] of argsOf(schema)) {
     if (Array.isArray(property.enum) || typeof property.pattern === "string") continue;
-    if (typeof args[name] !== "string") continue;
-    const phrases = acceptedPhrases(name, property, message, acceptsArg);
-    if (phrases.length > 1 && phrases.includes(args[name] as string)) {
-      return phrases.map((phrase) => ({ ...args, [name]: phrase }));
-    }
+    const value = args[name];
+    if (typeof value !== "string") continue;
+    const list = statedLists(name, property, message, acceptsArg).find((phrases) =>
+      phrases.includes(value)
+    );
+    if (list && list.length > 1) return list.map((phrase) => ({ ...args, [name]: phrase }));
   }
   return [args];
 }
@@ -197,7 +201,9 @@ const PROBES = ["zzqxv", "the"];
  * The longest phrase of the message (one to three words, kept as written)
  * that the tool's own schema accepts for a string arg, provided the schema is
  * selective — it refuses {@link PROBES}. "What time is it in New York?" gives
- * "New York" to a time-zone arg that knows city names.
+ * "New York" to a time-zone arg that knows city names. A phrase in a part of
+ * the message about the writer ("I'm based in Berlin; what's the time in
+ * Lima?") is taken only when no other part has one.
  */
 function findAcceptedPhrase(
   name: string,
@@ -208,48 +214,84 @@ function findAcceptedPhrase(
   if (!acceptsArg || property.type !== "string") return undefined;
   if (PROBES.some((probe) => acceptsArg(name, probe))) return undefined;
   const words = phraseWords(message);
-  for (let size = 3; size >= 1; size--) {
-    for (let start = 0; start + size <= words.length; start++) {
-      const phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
-      if (phrase !== undefined) return phrase;
+  const aboutWriter = writerParts(message);
+  for (const writer of [false, true]) {
+    for (let size = 3; size >= 1; size--) {
+      for (let start = 0; start + size <= words.length; start++) {
+        if (aboutWriter[start] !== writer) continue;
+        const phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
+        if (phrase !== undefined) return phrase;
+      }
     }
   }
   return undefined;
 }
 
+/** For each word of the message, whether its part (between commas or sentence ends) opens with "I", "my" or "we". */
+function writerParts(message: string): boolean[] {
+  const raw = message.split(/\s+/);
+  let writer = false;
+  return raw.map((token, i) => {
+    if (i === 0 || /[,.;:!?]$/.test(raw[i - 1])) {
+      writer = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/i.test(
+        token.replaceAll("\u2019", "'").replace(/^[^\p{L}]+|[^\p{L}']+$/gu, ""),
+      );
+    }
+    return writer;
+  });
+}
+
+/** What may stand between two values of one list, after a comma or instead of one. */
+const LIST_JOINER = /^(?:(?:and|or|&|plus)(?: (?:in|at|for))?)?$/;
+
 /**
- * Every phrase of the message the tool's selective schema accepts, left to
- * right, none overlapping another, each the longest at its place, none
- * repeating the words of one found before.
+ * The phrases of the message the tool's selective schema accepts, left to
+ * right, none overlapping another, each the longest at its place; grouped in
+ * lists of those joined by {@link LIST_JOINER}, a value repeating another's
+ * words ("Paris" beside "Paris, France") kept once, as its longer form.
  */
-function acceptedPhrases(
+function statedLists(
   name: string,
   property: JsonSchema,
   message: string,
   acceptsArg?: (name: string, value: unknown) => boolean,
-): string[] {
+): string[][] {
   if (!acceptsArg || property.type !== "string") return [];
   if (PROBES.some((probe) => acceptsArg(name, probe))) return [];
+  const raw = message.split(/\s+/);
   const words = phraseWords(message);
-  const found: string[] = [];
+  const lists: string[][] = [];
+  let end = -1;
   for (let start = 0; start < words.length;) {
     let size = 3;
     let phrase: string | undefined;
     for (; size >= 1 && phrase === undefined; size--) {
       phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
     }
-    if (phrase === undefined) start += 1;
-    else {
-      // "Paris" after "Paris, France" is the same value again.
-      const named = phrase.toLowerCase().split(" ");
-      const again = found.some((seen) =>
-        named.every((word) => seen.toLowerCase().split(" ").includes(word))
-      );
-      if (!again) found.push(phrase);
-      start += size + 1;
+    if (phrase === undefined) {
+      start += 1;
+      continue;
     }
+    const between = words.slice(end, start).join(" ").toLowerCase();
+    const joined = end > 0 && LIST_JOINER.test(between) &&
+      (between !== "" || /[,;/]$/.test(raw[end - 1]));
+    if (!joined) lists.push([]);
+    addOnce(lists[lists.length - 1], phrase);
+    end = start + size + 1;
+    start = end;
   }
-  return found;
+  return lists;
+}
+
+/** Adds `phrase` to `list` unless it repeats the words of one there; a longer form replaces it. */
+function addOnce(list: string[], phrase: string): void {
+  const wordsOf = (text: string) => text.toLowerCase().split(" ");
+  const named = wordsOf(phrase);
+  const shorter = list.findIndex((seen) => wordsOf(seen).every((word) => named.includes(word)));
+  if (shorter >= 0) list[shorter] = phrase;
+  else if (!list.some((seen) => named.every((word) => wordsOf(seen).includes(word)))) {
+    list.push(phrase);
+  }
 }
 
 /** The message's words as written, without the punctuation around them. */

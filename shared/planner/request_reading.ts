@@ -31,9 +31,23 @@ const QUESTION_WORDS = new Set(
   ("what whats who whom whose where when which why how do does did is are was were can could " +
     "would will should shall may might am have has").split(" "),
 );
+const WH_WORDS = new Set("what whats who where when why how".split(" "));
+const ASKING_NEXT = new Set("is are s do does did can could will would time day date".split(" "));
+
+/** Whether a part opens as a question does ("what time is it", "where is"), not as a relative clause ("where I met Ana"). */
+function asks(words: readonly string[]): boolean {
+  return WH_WORDS.has(words[0]) && ASKING_NEXT.has(words[1]);
+}
 const FIRST_PERSON = new Set(["i", "im", "ive", "my", "me", "we", "our", "mine"]);
 /** Words that make a first-person message ask for something: "I need the time in Lima". */
 const WANTING = new Set(["need", "want", "wonder", "wondering", "curious", "know"]);
+
+/**
+ * Words that ask for something only when they open a sentence ("new spec
+ * loop, please"); within one they are what they usually are: "time in
+ * Boston, New York and Chicago" names a city.
+ */
+const OPENING_ONLY_VERBS = new Set(["new"]);
 
 /** Before "like" (within three words), a wish: "I'd like", "I would really like", "I should like". */
 const WISHING = new Set(["d", "would", "should"]);
@@ -48,8 +62,10 @@ function wants(words: readonly string[]): boolean {
 const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
-    "what up sup nice to meet you").split(" "),
+    "what up sup nice to meet you have day weekend is mate lovely").split(" "),
 );
+/** Greeting words that say nothing alone: "what?" and "so what" are not greetings. */
+const GREETING_FILLER = new Set("much so very a lot all s it what to there have is".split(" "));
 
 /**
  * Reads `message`. `verbs` are the verbs the offered tools are asked by (a
@@ -61,26 +77,40 @@ export function readMessage(
   { verbs = new Set() }: { verbs?: ReadonlySet<string> } = {},
 ): MessageReading {
   const isVerb = (word: string | undefined) =>
-    word !== undefined && (isKnownVerb(word) || verbs.has(stem(word)));
-  const clauses = message.split(/[.;!?\n]+|,/).flatMap((sentence) =>
-    splitOnVerbs(withPlainVerbs(tokenize(sentence)), isVerb)
-  ).filter((words) => words.length > 0).map((words) => {
-    const rest = withoutOpening(words);
-    return isVerb(rest[0]) ? { words: rest, verb: stem(rest[0]) } : { words: rest };
+    word !== undefined && (isKnownVerb(word) || verbs.has(stem(word))) &&
+    !OPENING_ONLY_VERBS.has(word);
+  const clauses = message.split(/[.;!?\n]+/).flatMap((sentence) => {
+    // Until a clause says more than "ok" or "hi", the sentence has not started.
+    let started = false;
+    return sentence.split(",").flatMap((part) =>
+      splitOnVerbs(withPlainVerbs(tokenize(part)), isVerb)
+    ).filter((words) => words.length > 0).map((words): Clause => {
+      const rest = withoutOpening(words);
+      const opens = isVerb(rest[0]) || (!started && OPENING_ONLY_VERBS.has(rest[0]));
+      started ||= !rest.every((word) => GREETING.has(word));
+      return opens ? { words: rest, verb: stem(rest[0]) } : { words: rest };
+    });
   });
   const words = tokenize(message);
   let kind: MessageKind;
-  if (words.length > 0 && words.length <= 6 && words.every((word) => GREETING.has(word))) {
+  if (
+    words.length > 0 && words.length <= 6 && words.every((word) => GREETING.has(word)) &&
+    words.some((word) => !GREETING_FILLER.has(word))
+  ) {
     kind = "greeting";
   } else if (clauses.some((clause) => clause.verb)) kind = "request";
-  else if (message.trim().endsWith("?") || QUESTION_WORDS.has(words[0])) kind = "question";
+  else if (
+    message.trim().endsWith("?") || QUESTION_WORDS.has(words[0]) ||
+    // "I live in Oslo, what time is it in Lima": a part of it asks.
+    clauses.some((clause) => asks(clause.words))
+  ) kind = "question";
   else if (FIRST_PERSON.has(words[0]) && !wants(words)) {
     kind = "statement";
   } else kind = "fragment";
   return { kind, clauses };
 }
 
-/** Splits words at "and" / "then" / "also" when a verb follows: "start a loop and record 72". */
+/** Splits words at "and" / "then" / "also" when a verb follows: "start a loop and record a score of 72". */
 function splitOnVerbs(words: string[], isVerb: (word: string) => boolean): string[][] {
   const parts: string[][] = [[]];
   for (let i = 0; i < words.length; i++) {

@@ -133,8 +133,13 @@ function candidatesFor(
     offered.some((tool) => answersVerb(clause, toolProfile(tool)))
   );
   const verbServed = served.some(Boolean);
-  // A change no tool makes ("cancel my last loop") runs no read on the same topic either.
-  const changeUnserved = asking.some((clause, i) => !served[i] && !isReadVerb(clause.verb!));
+  // A change no tool makes ("cancel my last loop") runs no read on its topic either; a read
+  // another part of the message is about still runs ("I need to call Sydney, what time is it?").
+  const unserved = asking.filter((clause, i) => !served[i] && !asksToRead(clause));
+  const aboutOtherPart = (profile: ToolProfile) =>
+    reading.clauses.some((clause) =>
+      !unserved.includes(clause) && isAbout(profile, new Set(contentWords(clause.words.join(" "))))
+    );
   const words = new Set(contentWords(message));
   const reads: Candidate[] = [];
   const writes: Candidate[] = [];
@@ -148,7 +153,8 @@ function candidatesFor(
       if (clause < 0 && !isAbout(profile, words)) continue;
       if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) continue;
       const score = scoreOf(tool);
-      if (((verbServed || changeUnserved) && clause < 0) || score < minScore) continue;
+      if (clause < 0 && (verbServed || (unserved.length > 0 && !aboutOtherPart(profile)))) continue;
+      if (score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
     } else {
       const clause = asking.findIndex((clause) =>
@@ -160,6 +166,11 @@ function candidatesFor(
     }
   }
   return [...writes, ...reads].sort((a, b) => rank(a) - rank(b) || b.score - a.score);
+}
+
+/** Whether the clause asks for something to be read or worked out, or sent to the writer ("text me the time"). */
+function asksToRead(clause: Clause): boolean {
+  return isReadVerb(clause.verb!) || (sameAction(clause.verb!, "send") && clause.words[1] === "me");
 }
 
 /**

@@ -90,9 +90,14 @@ const TOPIC = /\b(?:about|regarding|concerning|on the subject of)\s+(.+?)[\s?.!]
 const RECALL_WORDS = new Set(
   ("ask asked say said tell told mention mentioned write wrote type typed talk talked discuss " +
     "discussed share shared earlier before previously ago last time today yesterday remind ever " +
-    "already just conversation chat session what which when where so far now until lately " +
-    "recently thus about regarding concerning been saying asking talking telling writing " +
-    "mentioning discussing sharing typing").split(" ").map(stem),
+    "already just conversation chat session what which when where about regarding concerning " +
+    "been saying asking talking telling writing mentioning discussing sharing typing")
+    .split(" ").map(stem),
+);
+/** Words of an "about …" that say when, not what: "so far", "in this chat", "until now". */
+const WHEN_WORDS = new Set(
+  ("so far now until lately recently thus earlier before previously today yesterday conversation " +
+    "chat session thread").split(" ").map(stem),
 );
 
 /** The recall question `message` asks, if it asks one. */
@@ -103,9 +108,13 @@ export function recallQuestion(message: string): RecallQuestion | undefined {
   const roles = who === "you" ? ["assistant"] : who === "we" ? ["user", "assistant"] : ["user"];
   const written = TOPIC.exec(message)?.[1]?.trim();
   // "About so far", "about in this chat": when, not what.
-  const isTopical = (word: string) => !RECALL_WORDS.has(stem(word));
-  const topic = written && contentWords(written).some(isTopical) ? written : undefined;
-  const words = contentWords(topic ?? message).filter(isTopical);
+  const when = (word: string) => WHEN_WORDS.has(stem(word));
+  const topic = written && !contentWords(written).every(when) ? written : undefined;
+  // A topic is what follows "about", whatever its words ("writing"); without one, the
+  // question's words that are not about asking are.
+  const words = topic
+    ? contentWords(topic).filter((word) => !when(word))
+    : contentWords(message).filter((word) => !RECALL_WORDS.has(stem(word)) && !when(word));
   return { roles, topic, words };
 }
 

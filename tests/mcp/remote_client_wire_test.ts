@@ -56,6 +56,12 @@ Deno.test("a 2025 server: discover refused, then initialize, its session and ver
   const call = server.seen.at(-1)!;
   assert.equal(call.headers.get("mcp-method"), null, "no 2026 header on a 2025 exchange");
   assert.equal(call.body?.params?._meta, undefined);
+  // 2025-11-25 has no input_required: a result that says so is the result, never sent again.
+  const odd = { ...TEXT, resultType: "input_required", requestState: "s" };
+  server.on("tools/call", (m) => json(result(m.id, odd)));
+  const calls = server.posted("tools/call").length;
+  assert.deepEqual((await client.callTool("echo", {})).content, TEXT.content);
+  assert.equal(server.posted("tools/call").length, calls + 1);
   await client.close();
   assert.equal(server.seen.at(-1)?.method, "DELETE");
   assert.equal(server.seen.at(-1)?.headers.get("mcp-session-id"), "session-1");

@@ -31,6 +31,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           // A change no tool makes runs no read on its topic either.
           "cancel my latest loop",
           "rename loop 0a1b2c3d to Draft",
+          "text my boss the time in Lima",
         ]
       ) {
         const data = await ask(message);
@@ -49,6 +50,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["What time is it in Australia?", /^"Australia" has more than one time zone: .* Perth\./],
         ["what time is it in Springfield", /more than one time zone: .*Massachusetts\./],
         ["which day is it today?", /^In UTC it is \w+day, /],
+        // A change no tool makes, in another part of the message, does not stop the read.
+        ["I must phone my sister in Kenya, what time is it there?", /^In Kenya /],
+        ["Stop. What's the time in India?", /^In India /],
+        ["text me the time in Kenya", /^In Kenya /],
       ];
       for (const [message, reply] of cases) {
         const data = await ask(message);
@@ -64,6 +69,11 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // The same place twice is asked once; a connective is not part of a place.
         ["time in Vienna, Austria and in Vienna", ["Vienna Austria"], /Europe\/Vienna/],
         ["time in Springfield and Madrid", ["Springfield", "Madrid"], /more than one time zone/],
+        // Only a list is spread: a place named elsewhere, or a name, is not asked about.
+        ["I'm based in Berlin; what's the time in Chicago?", ["Chicago"], /America\/Chicago/],
+        ["I live in Oslo, what time is it in Denver", ["Denver"], /America\/Denver/],
+        ["what time is it in Lagos for my colleague Jordan?", ["Lagos"], /Africa\/Lagos/],
+        ["time in Denver, New York and Dublin", ["Denver", "New York", "Dublin"], /Dublin/],
       ];
       for (const [message, places, reply] of cases) {
         const data = await ask(message);
@@ -83,6 +93,11 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
         assert.match(data.summaryMessage!, /^Hello! /, message);
       }
+      const farewell = await ask("have a lovely weekend");
+      assert.deepEqual(toolsOf(farewell), ["finalize_summary"]);
+      assert.equal(farewell.summaryMessage, "Goodbye!");
+      // A lone "what?" is no greeting.
+      assert.doesNotMatch((await ask("what?")).summaryMessage!, /^Hello! /);
     });
 
     await t.step("'what can you do' lists the tools in words", async () => {

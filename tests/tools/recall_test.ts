@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createFinalizeSummaryTool, offlineSummary } from "../../shared/tools/finalize_summary.ts";
-import { recallMemory, recallStatements } from "../../shared/tools/recall.ts";
+import { recallMemory, recallQuestion, recallStatements } from "../../shared/tools/recall.ts";
 import { ANONYMOUS, type StoredMessage } from "../../shared/ports.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
 
@@ -101,4 +101,29 @@ Deno.test("the offline reply quotes earlier statements only when no step answere
   assert.equal(answered, "Your colour notes say teal.");
   const unanswered = offlineSummary({ message: "colour?", mode: "general", results: [], recalled });
   assert.equal(unanswered, 'Earlier you said: "My favourite colour is teal".');
+});
+
+Deno.test("a recall question's topic is what follows 'about', unless it only says when", () => {
+  const topicOf = (question: string) => {
+    const asked = recallQuestion(question);
+    assert.ok(asked, question);
+    return { topic: asked.topic, words: asked.words };
+  };
+  // Words that elsewhere ask ("writing", "sharing") are a topic after "about".
+  assert.deepEqual(topicOf("what did I tell you about sharing?"), {
+    topic: "sharing",
+    words: ["sharing"],
+  });
+  assert.deepEqual(topicOf("what did we say about my garden earlier?"), {
+    topic: "my garden earlier",
+    words: ["garden"],
+  });
+  // Only a time: no topic, the latest messages.
+  for (
+    const question of [
+      "what have we been talking about so far?",
+      "what did we discuss about in this chat?",
+      "what did I say about until now",
+    ]
+  ) assert.deepEqual(topicOf(question), { topic: undefined, words: [] }, question);
 });
