@@ -201,9 +201,10 @@ const PROBES = ["zzqxv", "the"];
  * The longest phrase of the message (one to three words, kept as written)
  * that the tool's own schema accepts for a string arg, provided the schema is
  * selective — it refuses {@link PROBES}. "What time is it in New York?" gives
- * "New York" to a time-zone arg that knows city names. A phrase in a part of
- * the message about the writer ("I'm based in Berlin; what's the time in
- * Lima?") is taken only when no other part has one.
+ * "New York" to a time-zone arg that knows city names. A phrase that is
+ * context rather than the ask — in a part saying where the writer is ("I'm
+ * based in Berlin; what's the time in Lima?"), or right after "not" ("Perth
+ * Australia, not Scotland") — is taken only when there is no other.
  */
 function findAcceptedPhrase(
   name: string,
@@ -214,11 +215,11 @@ function findAcceptedPhrase(
   if (!acceptsArg || property.type !== "string") return undefined;
   if (PROBES.some((probe) => acceptsArg(name, probe))) return undefined;
   const words = phraseWords(message);
-  const aboutWriter = writerParts(message);
-  for (const writer of [false, true]) {
+  const aside = asides(message);
+  for (const context of [false, true]) {
     for (let size = 3; size >= 1; size--) {
       for (let start = 0; start + size <= words.length; start++) {
-        if (aboutWriter[start] !== writer) continue;
+        if (aside[start] !== context) continue;
         const phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
         if (phrase !== undefined) return phrase;
       }
@@ -227,18 +228,31 @@ function findAcceptedPhrase(
   return undefined;
 }
 
-/** For each word of the message, whether its part (between commas or sentence ends) opens with "I", "my" or "we". */
-function writerParts(message: string): boolean[] {
+/** First-person words a part about the writer opens with. */
+const WRITER = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/;
+/** Words that say where someone is: "I live in", "I'm based in", "we are from". */
+const WHERE_ONE_IS =
+  /^(?:live|lives|living|based|from|stay|staying|am|'m|are|reside|work|working)$/;
+
+/**
+ * For each word of the message, whether it is an aside: in a part (between
+ * commas or sentence ends) that says where the writer is, or right after "not".
+ */
+function asides(message: string): boolean[] {
   const raw = message.split(/\s+/);
-  let writer = false;
-  return raw.map((token, i) => {
-    if (i === 0 || /[,.;:!?]$/.test(raw[i - 1])) {
-      writer = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/i.test(
-        token.replaceAll("\u2019", "'").replace(/^[^\p{L}]+|[^\p{L}']+$/gu, ""),
-      );
-    }
-    return writer;
-  });
+  const plain = raw.map((token) =>
+    token.replaceAll("\u2019", "'").toLowerCase().replace(/^[^\p{L}']+|[^\p{L}']+$/gu, "")
+  );
+  const aside: boolean[] = [];
+  for (let start = 0; start < raw.length;) {
+    let end = start + 1;
+    while (end < raw.length && !/[,.;:!?]$/.test(raw[end - 1])) end++;
+    const part = plain.slice(start, end).flatMap((word) => word.split(/(?=')/));
+    const writerPlace = WRITER.test(plain[start]) && part.some((word) => WHERE_ONE_IS.test(word));
+    for (let i = start; i < end; i++) aside.push(writerPlace || plain[i - 1] === "not");
+    start = end;
+  }
+  return aside;
 }
 
 /** What may stand between two values of one list, after a comma or instead of one. */

@@ -21,7 +21,7 @@ import { cosine } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { recallMemory, recallQuestion, recallStatements } from "../tools/recall.ts";
-import { memoryIntent } from "./memory_intents.ts";
+import { memoryIntent, splitMemoryAsk } from "./memory_intents.ts";
 import {
   asksForCapabilities,
   capabilitiesNote,
@@ -30,7 +30,7 @@ import {
   statementNote,
   unservedNote,
 } from "./planner_notes.ts";
-import { readMessage } from "./request_reading.ts";
+import { opensAsk, readMessage } from "./request_reading.ts";
 import { chooseTools } from "./tool_choice.ts";
 import { toolProfile } from "./tool_profile.ts";
 
@@ -78,24 +78,36 @@ export class HeuristicPlanner implements Planner {
       );
     const message = request.messages[request.messages.length - 1]?.content ?? "";
     const previous = previousUserMessage(request, context);
-    const intent = memoryIntent(message, tools, { previous });
-    if (intent) return reply([intent]);
+    const verbs = toolVerbs(tools);
+    const choose = (text: string, earlierSteps: number) => {
+      const vector = hashingVector(text);
+      return chooseTools({
+        message: text,
+        // "…lives in Perth, and tell me the time there": the args may be in the part before.
+        argText: message,
+        reading: readMessage(text, { verbs }),
+        context,
+        tools,
+        earlierSteps,
+        scoreOf: (tool) => cosine(vector, this.#vectorOf(tool)),
+        minScore: this.#minScore,
+        relativeScore: this.#relativeScore,
+        maxTools: this.#maxTools,
+      });
+    };
+    // A memory ask, and what the rest of the message asks ("forget my old address and list my loops").
+    const { ask, rest } = splitMemoryAsk(message, (word) => opensAsk(word, verbs));
+    const asked = rest === undefined ? undefined : memoryIntent(ask, tools, { previous });
+    const intent = asked ?? memoryIntent(message, tools, { previous });
+    if (intent) {
+      const more = asked && rest ? choose(rest, results.length + 1).plan : [];
+      return reply([intent, ...more.slice(0, this.#maxTools - 1)]);
+    }
     if (asksForCapabilities(message)) return reply([], capabilitiesNote(tools));
     // The reply brings back what was said earlier (see `recall.ts`).
     if (recallQuestion(message)) return reply([]);
-    const reading = readMessage(message, { verbs: toolVerbs(tools) });
-    const messageVector = hashingVector(message);
-    const { plan, missing } = chooseTools({
-      message,
-      reading,
-      context,
-      tools,
-      earlierSteps: results.length,
-      scoreOf: (tool) => cosine(messageVector, this.#vectorOf(tool)),
-      minScore: this.#minScore,
-      relativeScore: this.#relativeScore,
-      maxTools: this.#maxTools,
-    });
+    const reading = readMessage(message, { verbs });
+    const { plan, missing } = choose(message, results.length);
     if (plan.length > 0) return reply(plan);
     if (missing.length > 0) return reply([], missingArgsNote(missing));
     if (reading.kind === "greeting") return reply([], greetingNote(message));

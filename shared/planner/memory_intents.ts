@@ -31,7 +31,7 @@ const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
 
 const REMEMBER_BEFORE = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+that|\s+this|\s*:)|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
 const POINTER = String.raw`(?:that|this|it)`;
@@ -74,6 +74,29 @@ const REMOVE_FROM_MEMORY = new RegExp(
     .raw`^\s*${OPENING}(?:delete|erase|remove|drop)\s+(.+?)\s+from (?:your |my )?memory[\s.!]*$`,
   "is",
 );
+
+/** Where a message may go on to another ask: a comma, a sentence end, or "and"/"then". */
+const NEXT_PART = /(?:\s*[,;]\s*(?:and\s+|then\s+)?|[.!?]\s+|\s+and\s+(?:then\s+)?|\s+then\s+)/g;
+
+/**
+ * The message cut where a memory ask ends and another begins: "remember that
+ * my sister lives in Perth, and tell me the time there" is a fact to keep,
+ * then a request. The rest starts at the first part that opens with a verb
+ * (`opensAsk`); without one the whole message is the memory ask.
+ */
+export function splitMemoryAsk(
+  message: string,
+  opensAsk: (word: string) => boolean,
+): { ask: string; rest?: string } {
+  for (const match of message.matchAll(NEXT_PART)) {
+    const rest = message.slice(match.index + match[0].length);
+    const first = rest.match(/^(?:(?:please|also|now|can you|could you)\s+)*([\p{L}']+)/iu)?.[1];
+    if (match.index > 0 && first && opensAsk(first.toLowerCase())) {
+      return { ask: message.slice(0, match.index), rest };
+    }
+  }
+  return { ask: message };
+}
 
 /**
  * The memory step `message` asks for, if it asks for one the tools offer.

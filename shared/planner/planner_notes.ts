@@ -101,7 +101,7 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
 export function greetingNote(message: string): string {
   const words = new Set(tokenize(message));
   if (words.has("thanks") || words.has("thank") || words.has("cheers")) return "You're welcome.";
-  if (words.has("bye") || words.has("goodbye") || words.has("have")) return "Goodbye!";
+  if (["bye", "goodbye", "have", "night", "see"].some((word) => words.has(word))) return "Goodbye!";
   return 'Hello! I choose tools by the words of your message: ask "what can you do?" to see them.';
 }
 

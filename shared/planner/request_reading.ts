@@ -62,10 +62,14 @@ function wants(words: readonly string[]): boolean {
 const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
-    "what up sup nice to meet you have day weekend is mate lovely").split(" "),
+    "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
+    "that was helpful").split(" "),
 );
-/** Greeting words that say nothing alone: "what?" and "so what" are not greetings. */
-const GREETING_FILLER = new Set("much so very a lot all s it what to there have is".split(" "));
+/** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
+const GREETING_FILLER = new Set(
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon"
+    .split(" "),
+);
 
 /**
  * Reads `message`. `verbs` are the verbs the offered tools are asked by (a
@@ -94,7 +98,7 @@ export function readMessage(
   const words = tokenize(message);
   let kind: MessageKind;
   if (
-    words.length > 0 && words.length <= 6 && words.every((word) => GREETING.has(word)) &&
+    words.length > 0 && words.length <= 8 && words.every((word) => GREETING.has(word)) &&
     words.some((word) => !GREETING_FILLER.has(word))
   ) {
     kind = "greeting";
@@ -108,6 +112,11 @@ export function readMessage(
     kind = "statement";
   } else kind = "fragment";
   return { kind, clauses };
+}
+
+/** Whether a part opening with `word` asks for something: a verb (the lexicon's or a tool's), or a question word. */
+export function opensAsk(word: string, verbs: ReadonlySet<string>): boolean {
+  return isKnownVerb(word) || verbs.has(stem(word)) || WH_WORDS.has(word);
 }
 
 /** Splits words at "and" / "then" / "also" when a verb follows: "start a loop and record a score of 72". */

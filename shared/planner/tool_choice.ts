@@ -39,6 +39,8 @@ export interface ToolChoice {
 /** What a choice is made from. */
 export interface ChoiceInput {
   message: string;
+  /** Where args are looked for, when more than `message` (the whole of a message `message` is the rest of). */
+  argText?: string;
   reading: MessageReading;
   context: Record<string, unknown>;
   tools: readonly PlannerTool[];
@@ -66,7 +68,7 @@ export function chooseTools(input: ChoiceInput): ToolChoice {
   const plan: PlannedAction[] = [];
   const producers: Producer[] = [];
   const sources = (producersSoFar: readonly Producer[], tool: PlannerTool): ArgSources => ({
-    message: input.message,
+    message: input.argText ?? input.message,
     context: input.context,
     producers: producersSoFar,
     acceptsArg: tool.acceptsArg,
@@ -128,17 +130,17 @@ function candidatesFor(
   );
   const answersVerb = (clause: Clause, profile: ToolProfile) =>
     profile.verbs.some((verb) => sameAction(clause.verb!, verb));
-  // A verb some tool answers to decides which reads join: "record a score" lists nothing.
-  const served = asking.map((clause) =>
-    offered.some((tool) => answersVerb(clause, toolProfile(tool)))
+  // A part that asks with a verb some tool answers to ("record a score") or for a change no tool
+  // makes ("cancel my last loop") decides which reads join it: only those asked by its verb. A
+  // read the message is about runs when it is about another part: "What time is it in London?
+  // Also list my loops", "I need to call Sydney, what time is it there?".
+  const deciding = asking.filter((clause) =>
+    offered.some((tool) => answersVerb(clause, toolProfile(tool))) || !asksToRead(clause)
   );
-  const verbServed = served.some(Boolean);
-  // A change no tool makes ("cancel my last loop") runs no read on its topic either; a read
-  // another part of the message is about still runs ("I need to call Sydney, what time is it?").
-  const unserved = asking.filter((clause, i) => !served[i] && !asksToRead(clause));
-  const aboutOtherPart = (profile: ToolProfile) =>
+  const aboutFreePart = (profile: ToolProfile) =>
+    deciding.length === 0 ||
     reading.clauses.some((clause) =>
-      !unserved.includes(clause) && isAbout(profile, new Set(contentWords(clause.words.join(" "))))
+      !deciding.includes(clause) && isAbout(profile, new Set(contentWords(clause.words.join(" "))))
     );
   const words = new Set(contentWords(message));
   const reads: Candidate[] = [];
@@ -153,7 +155,7 @@ function candidatesFor(
       if (clause < 0 && !isAbout(profile, words)) continue;
       if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) continue;
       const score = scoreOf(tool);
-      if (clause < 0 && (verbServed || (unserved.length > 0 && !aboutOtherPart(profile)))) continue;
+      if (clause < 0 && !aboutFreePart(profile)) continue;
       if (score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
     } else {
@@ -182,14 +184,21 @@ function closeReads(candidates: Candidate[], input: ChoiceInput): Candidate[] {
   const reads = candidates.filter(({ tool }) => tool.readOnly);
   const runnable = reads.filter(({ tool }) =>
     fillArgs(tool.argsSchema ?? {}, {
-      message: input.message,
+      message: input.argText ?? input.message,
       context: input.context,
       acceptsArg: tool.acceptsArg,
     }) !== undefined
   );
-  const best = Math.max(0, ...(runnable.length > 0 ? runnable : reads).map(({ score }) => score));
-  return candidates.filter(({ tool, score }) =>
-    !tool.readOnly || score >= best * input.relativeScore
+  // Reads are compared with those asked the same way: by one part's verb, or by topic.
+  const best = (clause: number) => {
+    const rivals = runnable.some((read) => read.clause === clause) ? runnable : reads;
+    return Math.max(
+      0,
+      ...rivals.filter((read) => read.clause === clause).map(({ score }) => score),
+    );
+  };
+  return candidates.filter(({ tool, score, clause }) =>
+    !tool.readOnly || score >= best(clause) * input.relativeScore
   );
 }
 

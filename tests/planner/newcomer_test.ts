@@ -32,6 +32,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "cancel my latest loop",
           "rename loop 0a1b2c3d to Draft",
           "text my boss the time in Lima",
+          "pause the spec loop",
         ]
       ) {
         const data = await ask(message);
@@ -50,6 +51,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["What time is it in Australia?", /^"Australia" has more than one time zone: .* Perth\./],
         ["what time is it in Springfield", /more than one time zone: .*Massachusetts\./],
         ["which day is it today?", /^In UTC it is \w+day, /],
+        ["what day is it", /^In UTC it is \w+day, /],
+        // A place after "not" is what the writer does not mean.
+        ["Sorry, I meant Lisbon, not Madrid. What time is it there?", /^In Lisbon /],
         // A change no tool makes, in another part of the message, does not stop the read.
         ["I must phone my sister in Kenya, what time is it there?", /^In Kenya /],
         ["Stop. What's the time in India?", /^In India /],
@@ -93,9 +97,11 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
         assert.match(data.summaryMessage!, /^Hello! /, message);
       }
-      const farewell = await ask("have a lovely weekend");
-      assert.deepEqual(toolsOf(farewell), ["finalize_summary"]);
-      assert.equal(farewell.summaryMessage, "Goodbye!");
+      for (const message of ["have a lovely weekend", "good night!", "see you soon"]) {
+        const farewell = await ask(message);
+        assert.deepEqual(toolsOf(farewell), ["finalize_summary"], message);
+        assert.equal(farewell.summaryMessage, "Goodbye!", message);
+      }
       // A lone "what?" is no greeting.
       assert.doesNotMatch((await ask("what?")).summaryMessage!, /^Hello! /);
     });
@@ -265,6 +271,33 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // Deleting is destructive: it waits for a person's approval.
         assert.equal(data.stopReason, "approval_required", message);
       }
+    });
+
+    await t.step("a memory ask and another request in one message plan both", async () => {
+      const chat = `both-${crypto.randomUUID()}`;
+      const kept = await ask(
+        "Please remember that my brother lives in Quito, Ecuador, then tell me the time there",
+        chat,
+      );
+      assert.deepEqual(kept.plan.slice(0, 2).map((step) => [step.tool, step.args]), [
+        ["remember", { fact: "my brother lives in Quito, Ecuador" }],
+        ["get_current_time", { time_zone: "Ecuador" }],
+      ]);
+      const forgot = await ask("forget my old address and list my loops", chat);
+      assert.deepEqual(toolsOf(forgot), ["forget", "list_active_loops", "finalize_summary"]);
+      assert.deepEqual(forgot.plan[0].args, { what: "my old address" });
+      const both = await ask("What time is it in Oslo? Also list my loops.", chat);
+      assert.deepEqual(toolsOf(both).sort(), [
+        "finalize_summary",
+        "get_current_time",
+        "list_active_loops",
+      ]);
+      const saved = await ask("save this: the offsite is on Thursday", chat);
+      assert.deepEqual(saved.plan[0], {
+        tool: "remember",
+        args: { fact: "the offsite is on Thursday" },
+        round: 1,
+      });
     });
   } finally {
     await loop.close();

@@ -50,7 +50,7 @@ Deno.test("casual wording is not a request: a question, a statement, a greeting,
 });
 
 Deno.test("a verb only an offered tool answers to makes a request", () => {
-  assert.equal(kind("archive invoice 42"), "fragment");
-  assert.equal(kind("archive invoice 42", ["archive"]), "request");
+  assert.equal(kind("escalate invoice 42"), "fragment");
+  assert.equal(kind("escalate invoice 42", ["escalate"]), "request");
   assert.equal(kind("please reindex the catalogue", ["reindex"]), "request");
 });
