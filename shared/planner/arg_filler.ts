@@ -202,8 +202,8 @@ const PROBES = ["zzqxv", "the"];
  * that the tool's own schema accepts for a string arg, provided the schema is
  * selective — it refuses {@link PROBES}. "What time is it in New York?" gives
  * "New York" to a time-zone arg that knows city names. A phrase that is
- * context rather than the ask — in a part saying where the writer is ("I'm
- * based in Berlin; what's the time in Lima?"), or right after "not" ("Perth
+ * context rather than the ask — in a part about the writer ("I'm based in
+ * Berlin; what's the time in Lima?"), or right after "not" ("Perth
  * Australia, not Scotland") — is taken only when there is no other.
  */
 function findAcceptedPhrase(
@@ -230,13 +230,15 @@ function findAcceptedPhrase(
 
 /** First-person words a part about the writer opens with. */
 const WRITER = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/;
-/** Words that say where someone is: "I live in", "I'm based in", "we are from". */
-const WHERE_ONE_IS =
-  /^(?:live|lives|living|based|from|stay|staying|am|'m|are|reside|work|working)$/;
+/** Words of a first-person part that asks for what it names ("I meant Perth", "I need Lima"). */
+const CORRECTING = /^(?:meant|mean|want|wanted|need|needed|asked|said)$/;
+/^(?:live|lives|living|based|from|stay|staying|am|'m|are|reside|work|working)$/;
 
 /**
  * For each word of the message, whether it is an aside: in a part (between
- * commas or sentence ends) that says where the writer is, or right after "not".
+ * commas or sentence ends) about the writer ("I live in Berlin", "my office is
+ * in Tokyo") that is not a correction or a wish ("I meant Perth", "I need
+ * Lima"), or right after "not".
  */
 function asides(message: string): boolean[] {
   const raw = message.split(/\s+/);
@@ -248,7 +250,8 @@ function asides(message: string): boolean[] {
     let end = start + 1;
     while (end < raw.length && !/[,.;:!?]$/.test(raw[end - 1])) end++;
     const part = plain.slice(start, end).flatMap((word) => word.split(/(?=')/));
-    const writerPlace = WRITER.test(plain[start]) && part.some((word) => WHERE_ONE_IS.test(word));
+    // "I meant Perth": a correction names what is meant, not where the writer is.
+    const writerPlace = WRITER.test(plain[start]) && !part.some((word) => CORRECTING.test(word));
     for (let i = start; i < end; i++) aside.push(writerPlace || plain[i - 1] === "not");
     start = end;
   }

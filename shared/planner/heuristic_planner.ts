@@ -21,7 +21,7 @@ import { cosine } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { recallMemory, recallQuestion, recallStatements } from "../tools/recall.ts";
-import { memoryIntent, splitMemoryAsk } from "./memory_intents.ts";
+import { memoryAskEnds, memoryIntent } from "./memory_intents.ts";
 import {
   asksForCapabilities,
   capabilitiesNote,
@@ -30,8 +30,8 @@ import {
   statementNote,
   unservedNote,
 } from "./planner_notes.ts";
-import { opensAsk, readMessage } from "./request_reading.ts";
-import { chooseTools } from "./tool_choice.ts";
+import { asks, readMessage } from "./request_reading.ts";
+import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { toolProfile } from "./tool_profile.ts";
 
 /** Tunables of the heuristic planner. */
@@ -79,12 +79,11 @@ export class HeuristicPlanner implements Planner {
     const message = request.messages[request.messages.length - 1]?.content ?? "";
     const previous = previousUserMessage(request, context);
     const verbs = toolVerbs(tools);
-    const choose = (text: string, earlierSteps: number) => {
+    const choose = (text: string, earlierSteps: number, argsInWhole = false) => {
       const vector = hashingVector(text);
       return chooseTools({
         message: text,
-        // "…lives in Perth, and tell me the time there": the args may be in the part before.
-        argText: message,
+        ...(argsInWhole ? { argText: message } : {}),
         reading: readMessage(text, { verbs }),
         context,
         tools,
@@ -95,26 +94,60 @@ export class HeuristicPlanner implements Planner {
         maxTools: this.#maxTools,
       });
     };
-    // A memory ask, and what the rest of the message asks ("forget my old address and list my loops").
-    const { ask, rest } = splitMemoryAsk(message, (word) => opensAsk(word, verbs));
-    const asked = rest === undefined ? undefined : memoryIntent(ask, tools, { previous });
-    const intent = asked ?? memoryIntent(message, tools, { previous });
-    if (intent) {
-      const more = asked && rest ? choose(rest, results.length + 1).plan : [];
-      return reply([intent, ...more.slice(0, this.#maxTools - 1)]);
-    }
+    const both = this.#memoryThenMore(
+      message,
+      tools,
+      previous,
+      verbs,
+      (text, argsInWhole) => choose(text, results.length + 1, argsInWhole),
+    );
+    if (both) return reply(both.steps, both.note);
+    const intent = memoryIntent(message, tools, { previous });
+    if (intent) return reply([intent]);
     if (asksForCapabilities(message)) return reply([], capabilitiesNote(tools));
     // The reply brings back what was said earlier (see `recall.ts`).
     if (recallQuestion(message)) return reply([]);
     const reading = readMessage(message, { verbs });
     const { plan, missing } = choose(message, results.length);
-    if (plan.length > 0) return reply(plan);
+    // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
+    // how are my loops doing?" lists the loops and asks which one.
+    const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
+    if (plan.length > 0) {
+      return reply(plan, unrunWrites.length > 0 ? missingArgsNote(unrunWrites) : undefined);
+    }
     if (missing.length > 0) return reply([], missingArgsNote(missing));
     if (reading.kind === "greeting") return reply([], greetingNote(message));
     const answered = recallStatements(message, context).length > 0 ||
       recallMemory(message, context).length > 0;
     if (answered) return reply([]);
     return reply([], reading.kind === "statement" ? statementNote(tools) : unservedNote(tools));
+  }
+
+  /**
+   * A memory ask, then another ask the tools serve: "forget my old address and
+   * list my loops" (a rest no tool serves is part of the fact: "remember that
+   * my kids play and read a lot"). `choose` plans the rest.
+   */
+  #memoryThenMore(
+    message: string,
+    tools: readonly PlannerTool[],
+    previous: string | undefined,
+    verbs: ReadonlySet<string>,
+    choose: (text: string, argsInWhole: boolean) => ToolChoice,
+  ): { steps: PlannedAction[]; note?: string } | undefined {
+    for (const { ask, rest } of memoryAskEnds(message)) {
+      const [opening] = readMessage(rest, { verbs }).clauses;
+      if (!opening || !(opening.verb || asks(opening.words))) continue;
+      const first = memoryIntent(ask, tools, { previous });
+      if (!first) continue;
+      const second = memoryIntent(rest, tools);
+      if (second) return { steps: [first, second] };
+      // "…lives in Perth, and tell me the time there": the place is in the part before.
+      const { plan, missing } = choose(rest, /\bthere\b/i.test(rest));
+      if (plan.length > 0) return { steps: [first, ...plan.slice(0, this.#maxTools - 1)] };
+      if (missing.length > 0) return { steps: [first], note: missingArgsNote(missing) };
+    }
+    return undefined;
   }
 
   /** The tool's vector, cached while its name and description stay the same. */

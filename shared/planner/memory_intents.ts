@@ -31,7 +31,7 @@ const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
 
 const REMEMBER_BEFORE = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
 const POINTER = String.raw`(?:that|this|it)`;
@@ -76,26 +76,20 @@ const REMOVE_FROM_MEMORY = new RegExp(
 );
 
 /** Where a message may go on to another ask: a comma, a sentence end, or "and"/"then". */
-const NEXT_PART = /(?:\s*[,;]\s*(?:and\s+|then\s+)?|[.!?]\s+|\s+and\s+(?:then\s+)?|\s+then\s+)/g;
+const NEXT_PART =
+  /(?:\s*[,;]\s*(?:and\s+|then\s+|also\s+)?|[.!?]\s+|\s+and\s+(?:then\s+)?|\s+then\s+)/g;
 
 /**
- * The message cut where a memory ask ends and another begins: "remember that
- * my sister lives in Perth, and tell me the time there" is a fact to keep,
- * then a request. The rest starts at the first part that opens with a verb
- * (`opensAsk`); without one the whole message is the memory ask.
+ * The places a memory ask may end and another ask begin ("remember that my
+ * sister lives in Perth, and tell me the time there"), first to last: each
+ * the part before and the rest. Whether the rest is an ask of its own is the
+ * caller's to judge (a fact holds verbs too: "my kids play and read a lot").
  */
-export function splitMemoryAsk(
-  message: string,
-  opensAsk: (word: string) => boolean,
-): { ask: string; rest?: string } {
-  for (const match of message.matchAll(NEXT_PART)) {
-    const rest = message.slice(match.index + match[0].length);
-    const first = rest.match(/^(?:(?:please|also|now|can you|could you)\s+)*([\p{L}']+)/iu)?.[1];
-    if (match.index > 0 && first && opensAsk(first.toLowerCase())) {
-      return { ask: message.slice(0, match.index), rest };
-    }
-  }
-  return { ask: message };
+export function memoryAskEnds(message: string): { ask: string; rest: string }[] {
+  return [...message.matchAll(NEXT_PART)].filter((match) => match.index > 0).map((match) => ({
+    ask: message.slice(0, match.index),
+    rest: message.slice(match.index + match[0].length),
+  })).filter(({ rest }) => /\p{L}/u.test(rest));
 }
 
 /**

@@ -100,8 +100,13 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
 /** A word back for a greeting, thanks or goodbye. */
 export function greetingNote(message: string): string {
   const words = new Set(tokenize(message));
-  if (words.has("thanks") || words.has("thank") || words.has("cheers")) return "You're welcome.";
-  if (["bye", "goodbye", "have", "night", "see"].some((word) => words.has(word))) return "Goodbye!";
+  if (["thanks", "thank", "cheers", "helpful"].some((word) => words.has(word))) {
+    return "You're welcome.";
+  }
+  const seeYou = words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word));
+  if (seeYou || ["bye", "goodbye", "have", "night"].some((word) => words.has(word))) {
+    return "Goodbye!";
+  }
   return 'Hello! I choose tools by the words of your message: ask "what can you do?" to see them.';
 }
 

@@ -35,7 +35,7 @@ const WH_WORDS = new Set("what whats who where when why how".split(" "));
 const ASKING_NEXT = new Set("is are s do does did can could will would time day date".split(" "));
 
 /** Whether a part opens as a question does ("what time is it", "where is"), not as a relative clause ("where I met Ana"). */
-function asks(words: readonly string[]): boolean {
+export function asks(words: readonly string[]): boolean {
   return WH_WORDS.has(words[0]) && ASKING_NEXT.has(words[1]);
 }
 const FIRST_PERSON = new Set(["i", "im", "ive", "my", "me", "we", "our", "mine"]);
@@ -112,11 +112,6 @@ export function readMessage(
     kind = "statement";
   } else kind = "fragment";
   return { kind, clauses };
-}
-
-/** Whether a part opening with `word` asks for something: a verb (the lexicon's or a tool's), or a question word. */
-export function opensAsk(word: string, verbs: ReadonlySet<string>): boolean {
-  return isKnownVerb(word) || verbs.has(stem(word)) || WH_WORDS.has(word);
 }
 
 /** Splits words at "and" / "then" / "also" when a verb follows: "start a loop and record a score of 72". */

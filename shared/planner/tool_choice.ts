@@ -27,7 +27,7 @@ import {
 } from "./arg_filler.ts";
 import { MEMORY_INTENT_TOOLS } from "./memory_intents.ts";
 import type { MissingArgs } from "./planner_notes.ts";
-import type { Clause, MessageReading } from "./request_reading.ts";
+import { asks, type Clause, type MessageReading } from "./request_reading.ts";
 import { type ToolProfile, toolProfile } from "./tool_profile.ts";
 
 /** What the planner chose: the steps, and the tools asked for that lack args. */
@@ -132,15 +132,17 @@ function candidatesFor(
     profile.verbs.some((verb) => sameAction(clause.verb!, verb));
   // A part that asks with a verb some tool answers to ("record a score") or for a change no tool
   // makes ("cancel my last loop") decides which reads join it: only those asked by its verb. A
-  // read the message is about runs when it is about another part: "What time is it in London?
-  // Also list my loops", "I need to call Sydney, what time is it there?".
+  // read the message is about runs beside it when a question of its own asks for it: "What time
+  // is it in London? Also list my loops", "I need to call Sydney, what time is it there?" (not
+  // "start a spec loop, the time is right").
   const deciding = asking.filter((clause) =>
     offered.some((tool) => answersVerb(clause, toolProfile(tool))) || !asksToRead(clause)
   );
   const aboutFreePart = (profile: ToolProfile) =>
     deciding.length === 0 ||
     reading.clauses.some((clause) =>
-      !deciding.includes(clause) && isAbout(profile, new Set(contentWords(clause.words.join(" "))))
+      !deciding.includes(clause) && asks(clause.words) &&
+      isAbout(profile, new Set(contentWords(clause.words.join(" "))))
     );
   const words = new Set(contentWords(message));
   const reads: Candidate[] = [];

@@ -76,6 +76,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // Only a list is spread: a place named elsewhere, or a name, is not asked about.
         ["I'm based in Berlin; what's the time in Chicago?", ["Chicago"], /America\/Chicago/],
         ["I live in Oslo, what time is it in Denver", ["Denver"], /America\/Denver/],
+        ["Our office is in Tokyo; what time is it in Cairo?", ["Cairo"], /Africa\/Cairo/],
         ["what time is it in Lagos for my colleague Jordan?", ["Lagos"], /Africa\/Lagos/],
         ["time in Denver, New York and Dublin", ["Denver", "New York", "Dublin"], /Dublin/],
       ];
@@ -92,7 +93,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
     });
 
     await t.step("small talk gets the greeting, not the list of what no tool does", async () => {
-      for (const message of ["how's it going?", "What's up", "nice to meet you!"]) {
+      for (
+        const message of ["how's it going?", "What's up", "nice to meet you!", "good to see you"]
+      ) {
         const data = await ask(message);
         assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
         assert.match(data.summaryMessage!, /^Hello! /, message);
@@ -292,6 +295,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         "get_current_time",
         "list_active_loops",
       ]);
+      // A fact that holds verbs no tool answers to stays whole.
+      const fact = "my kids swim and read a lot, then nap";
+      const whole = await ask(`remember that ${fact}`, chat);
+      assert.deepEqual(whole.plan[0].args, { fact });
+      // A remark beside a request is no question: it runs no read.
+      const remark = await ask("start a plan loop, the time is right", chat);
+      assert.deepEqual(toolsOf(remark), ["initialize_refinement_loop", "finalize_summary"]);
       const saved = await ask("save this: the offsite is on Thursday", chat);
       assert.deepEqual(saved.plan[0], {
         tool: "remember",
