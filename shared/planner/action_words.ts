@@ -13,7 +13,7 @@ const ACTIONS: Record<string, string> = {
   create:
     "start begin create initialize initialise init open launch make add new setup kick spin build",
   record: "record log save submit enter score rate grade register post",
-  get: "get show fetch retrieve check tell give find look read see display view",
+  get: "get show fetch retrieve check tell give find look read see display view confirm verify",
   list: "list show display enumerate browse view",
   delete: "delete remove erase clear wipe drop destroy forget purge discard",
   remember: "remember memorize memorise note keep store save",
@@ -26,7 +26,7 @@ const ACTIONS: Record<string, string> = {
   decide: "decide judge evaluate assess",
   run: "run execute trigger call invoke perform",
   pay: "pay buy purchase order charge book",
-  approve: "approve accept confirm",
+  approve: "approve accept",
   summarize: "summarize summarise write draft compose",
 };
 

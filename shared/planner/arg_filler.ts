@@ -82,7 +82,7 @@ function findArg(
     return { value: fromContext, fromMessage: false };
   }
   const stated = required
-    ? findInMessage(property, message) ?? findEnumByWord(property, message) ??
+    ? findInMessage(property, message) ?? findEnumByWord(name, property, message) ??
       findAcceptedPhrase(name, property, message, acceptsArg)
     : findStatedOption(name, property, message, acceptsArg);
   if (stated !== undefined) return { value: stated, fromMessage: true };
@@ -416,18 +416,22 @@ function findEnumValue(values: unknown[], message: string): unknown {
 
 /**
  * The one enum value the message names by a word no other value has (or
- * its stem): "a code loop" is `build_code`, while "a build loop" could be
- * `build_plan` too.
- * For a required arg only: a word in passing should not set an option.
+ * its stem), said right before what the arg is the type of: for `loop_type`,
+ * "a code loop" is `build_code`, while "a build loop" could be `build_plan`
+ * too and "a loop for the dress code memo" names no type. For a required arg
+ * only: a word in passing should not set an option.
  */
-function findEnumByWord(property: JsonSchema, message: string): unknown {
-  if (!Array.isArray(property.enum)) return undefined;
+function findEnumByWord(name: string, property: JsonSchema, message: string): unknown {
+  const entity = /^(.+?)_(?:type|kind|mode|category)$/.exec(name)?.[1];
+  if (!Array.isArray(property.enum) || !entity) return undefined;
   const values = property.enum.filter((value): value is string => typeof value === "string");
   const wordsOf = values.map((value) => tokenize(value).map(stem));
-  const said = new Set(tokenize(message).map(stem));
+  const said = tokenize(message).map(stem);
+  const thing = stem(entity.replace(/_/g, " ").split(" ").at(-1)!.toLowerCase());
+  const before = new Set(said.filter((_, i) => said[i + 1] === thing));
   const named = values.filter((_, i) =>
     wordsOf[i].some((word) =>
-      said.has(word) && wordsOf.filter((other) => other.includes(word)).length === 1
+      before.has(word) && wordsOf.filter((other) => other.includes(word)).length === 1
     )
   );
   return named.length === 1 ? named[0] : undefined;

@@ -101,7 +101,7 @@ export class HeuristicPlanner implements Planner {
       verbs,
       (text, argsInWhole) => choose(text, results.length + 1, argsInWhole),
     );
-    if (both) return reply(both.steps, both.note);
+    if (both) return reply(both);
     const intent = memoryIntent(message, tools, { previous });
     if (intent) return reply([intent]);
     if (asksForCapabilities(message)) return reply([], capabilitiesNote(tools));
@@ -134,18 +134,18 @@ export class HeuristicPlanner implements Planner {
     previous: string | undefined,
     verbs: ReadonlySet<string>,
     choose: (text: string, argsInWhole: boolean) => ToolChoice,
-  ): { steps: PlannedAction[]; note?: string } | undefined {
+  ): PlannedAction[] | undefined {
     for (const { ask, rest } of memoryAskEnds(message)) {
       const [opening] = readMessage(rest, { verbs }).clauses;
       if (!opening || !(opening.verb || asks(opening.words))) continue;
       const first = memoryIntent(ask, tools, { previous });
       if (!first) continue;
       const second = memoryIntent(rest, tools);
-      if (second) return { steps: [first, second] };
+      if (second) return [first, second];
       // "…lives in Perth, and tell me the time there": the place is in the part before.
-      const { plan, missing } = choose(rest, /\bthere\b/i.test(rest));
-      if (plan.length > 0) return { steps: [first, ...plan.slice(0, this.#maxTools - 1)] };
-      if (missing.length > 0) return { steps: [first], note: missingArgsNote(missing) };
+      const { plan } = choose(rest, /\bthere\b/i.test(rest));
+      // A rest that no tool can run yet is part of the fact ("…and record scores on Fridays").
+      if (plan.length > 0) return [first, ...plan.slice(0, this.#maxTools - 1)];
     }
     return undefined;
   }

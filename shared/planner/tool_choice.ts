@@ -172,9 +172,13 @@ function candidatesFor(
   return [...writes, ...reads].sort((a, b) => rank(a) - rank(b) || b.score - a.score);
 }
 
-/** Whether the clause asks for something to be read or worked out, or sent to the writer ("text me the time"). */
+/**
+ * Whether the clause asks for something to be read, worked out or sent ("text
+ * me the time in Lima", "email my boss the time"): what a read finds is what
+ * the reply can give, even where no tool sends it.
+ */
 function asksToRead(clause: Clause): boolean {
-  return isReadVerb(clause.verb!) || (sameAction(clause.verb!, "send") && clause.words[1] === "me");
+  return isReadVerb(clause.verb!) || sameAction(clause.verb!, "send");
 }
 
 /**

@@ -31,7 +31,6 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           // A change no tool makes runs no read on its topic either.
           "cancel my latest loop",
           "rename loop 0a1b2c3d to Draft",
-          "text my boss the time in Lima",
           "pause the spec loop",
         ]
       ) {
@@ -58,6 +57,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["I must phone my sister in Kenya, what time is it there?", /^In Kenya /],
         ["Stop. What's the time in India?", /^In India /],
         ["text me the time in Kenya", /^In Kenya /],
+        // Sending is no tool's, but what to send is a read's: the reply gives it.
+        ["email my boss the time in India", /^In India /],
+        ["please confirm the time in Kenya", /^In Kenya /],
       ];
       for (const [message, reply] of cases) {
         const data = await ask(message);
@@ -251,6 +253,12 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.deepEqual(code.plan[0].args, { loop_type: "build_code" });
         const build = await ask("begin a build loop", `build-${crypto.randomUUID()}`);
         assert.match(build.summaryMessage!, /I need the loop type/);
+        // The word must name the loop's type, not something else the message mentions.
+        const memo = await ask(
+          "start a loop for the dress code memo",
+          `memo-${crypto.randomUUID()}`,
+        );
+        assert.match(memo.summaryMessage!, /I need the loop type/);
         const other = await ask("record a score of 90 for the spec loop", chat);
         assert.match(other.summaryMessage!, /I need the loop id/);
         const own = `own-${crypto.randomUUID()}`;
@@ -296,7 +304,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         "list_active_loops",
       ]);
       // A fact that holds verbs no tool answers to stays whole.
-      const fact = "my kids swim and read a lot, then nap";
+      const fact = "my kids swim, draw and read a lot, then nap";
       const whole = await ask(`remember that ${fact}`, chat);
       assert.deepEqual(whole.plan[0].args, { fact });
       // A remark beside a request is no question: it runs no read.
