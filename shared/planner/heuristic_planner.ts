@@ -30,7 +30,7 @@ import {
   statementNote,
   unservedNote,
 } from "./planner_notes.ts";
-import { asks, readMessage } from "./request_reading.ts";
+import { asks, type MessageReading, readMessage } from "./request_reading.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { toolProfile } from "./tool_profile.ts";
 
@@ -79,27 +79,13 @@ export class HeuristicPlanner implements Planner {
     const message = request.messages[request.messages.length - 1]?.content ?? "";
     const previous = previousUserMessage(request, context);
     const verbs = toolVerbs(tools);
-    const choose = (text: string, earlierSteps: number, argsInWhole = false) => {
-      const vector = hashingVector(text);
-      return chooseTools({
-        message: text,
-        ...(argsInWhole ? { argText: message } : {}),
-        reading: readMessage(text, { verbs }),
-        context,
-        tools,
-        earlierSteps,
-        scoreOf: (tool) => cosine(vector, this.#vectorOf(tool)),
-        minScore: this.#minScore,
-        relativeScore: this.#relativeScore,
-        maxTools: this.#maxTools,
-      });
-    };
+    const choose = this.#chooser(message, context, tools);
     const both = this.#memoryThenMore(
       message,
       tools,
       previous,
       verbs,
-      (text, argsInWhole) => choose(text, results.length + 1, argsInWhole),
+      (text, reading, argsInWhole) => choose(text, reading, results.length + 1, argsInWhole),
     );
     if (both) return reply(both);
     const intent = memoryIntent(message, tools, { previous });
@@ -108,7 +94,7 @@ export class HeuristicPlanner implements Planner {
     // The reply brings back what was said earlier (see `recall.ts`).
     if (recallQuestion(message)) return reply([]);
     const reading = readMessage(message, { verbs });
-    const { plan, missing } = choose(message, results.length);
+    const { plan, missing } = choose(message, reading, results.length);
     // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
     // how are my loops doing?" lists the loops and asks which one.
     const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
@@ -133,21 +119,44 @@ export class HeuristicPlanner implements Planner {
     tools: readonly PlannerTool[],
     previous: string | undefined,
     verbs: ReadonlySet<string>,
-    choose: (text: string, argsInWhole: boolean) => ToolChoice,
+    choose: (text: string, reading: MessageReading, argsInWhole: boolean) => ToolChoice,
   ): PlannedAction[] | undefined {
     for (const { ask, rest } of memoryAskEnds(message)) {
-      const [opening] = readMessage(rest, { verbs }).clauses;
+      const reading = readMessage(rest, { verbs });
+      const [opening] = reading.clauses;
       if (!opening || !(opening.verb || asks(opening.words))) continue;
       const first = memoryIntent(ask, tools, { previous });
       if (!first) continue;
       const second = memoryIntent(rest, tools);
       if (second) return [first, second];
       // "…lives in Perth, and tell me the time there": the place is in the part before.
-      const { plan } = choose(rest, /\bthere\b/i.test(rest));
+      const { plan } = choose(rest, reading, /\bthere\b/i.test(rest));
       // A rest that no tool can run yet is part of the fact ("…and record scores on Fridays").
       if (plan.length > 0) return [first, ...plan.slice(0, this.#maxTools - 1)];
     }
     return undefined;
+  }
+
+  /**
+   * Plans `text` (the message, or the rest of it after a memory ask) with the
+   * tools; `argsInWhole` looks for args in the whole `message`.
+   */
+  #chooser(message: string, context: Record<string, unknown>, tools: readonly PlannerTool[]) {
+    return (text: string, reading: MessageReading, earlierSteps: number, argsInWhole = false) => {
+      const vector = hashingVector(text);
+      return chooseTools({
+        message: text,
+        ...(argsInWhole ? { argText: message } : {}),
+        reading,
+        context,
+        tools,
+        earlierSteps,
+        scoreOf: (tool) => cosine(vector, this.#vectorOf(tool)),
+        minScore: this.#minScore,
+        relativeScore: this.#relativeScore,
+        maxTools: this.#maxTools,
+      });
+    };
   }
 
   /** The tool's vector, cached while its name and description stay the same. */

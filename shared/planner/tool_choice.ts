@@ -138,12 +138,11 @@ function candidatesFor(
   const deciding = asking.filter((clause) =>
     offered.some((tool) => answersVerb(clause, toolProfile(tool))) || !asksToRead(clause)
   );
+  const questions = reading.clauses.filter((clause) =>
+    !deciding.includes(clause) && asks(clause.words)
+  ).map((clause) => new Set(contentWords(clause.words.join(" "))));
   const aboutFreePart = (profile: ToolProfile) =>
-    deciding.length === 0 ||
-    reading.clauses.some((clause) =>
-      !deciding.includes(clause) && asks(clause.words) &&
-      isAbout(profile, new Set(contentWords(clause.words.join(" "))))
-    );
+    deciding.length === 0 || questions.some((words) => isAbout(profile, words));
   const words = new Set(contentWords(message));
   const reads: Candidate[] = [];
   const writes: Candidate[] = [];
