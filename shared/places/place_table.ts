@@ -1,14 +1,18 @@
 /**
- * Countries, their common other names, and major cities whose names are not
- * the city of an IANA time zone (Mumbai, Barcelona) or that name several
- * places (Hyderabad, Portland). One entry a line in the form
- * `name, other name = Zone[@label] | Zone[@label]`: a place with more than one
- * zone is ambiguous, and each label says which part of it the zone serves.
+ * Countries, their common other names, regions (states, provinces, islands)
+ * and major cities whose names are not the city of an IANA time zone
+ * (Mumbai, Barcelona) or that name several places (Hyderabad, Portland). One
+ * entry a line in the form `name, other name = Zone[@label] | Zone[@label]`,
+ * under a `[countries]`, `[regions]` or `[cities]` heading: a place with more
+ * than one zone is ambiguous, and each label says which part of it the zone
+ * serves. A country or a region may follow a place to tell it apart
+ * ("Austin, Texas"); a city may not ("Madrid, Barcelona" is two places).
  * Cities that are the city of an IANA zone (Tokyo, Lisbon) need no entry:
  * `place_time_zones.ts` finds them through Intl. Every zone is checked
  * against Intl in `tests/places/place_time_zones_test.ts`.
  */
 export const PLACE_TABLE = `
+[countries]
 afghanistan = Asia/Kabul
 albania = Europe/Tirane
 algeria = Africa/Algiers
@@ -211,7 +215,19 @@ vietnam, viet nam = Asia/Ho_Chi_Minh
 yemen = Asia/Aden
 zambia = Africa/Lusaka
 zimbabwe = Africa/Harare
-delhi, new delhi, mumbai, bombay, bangalore, bengaluru, chennai, madras, kolkata, pune, ahmedabad, jaipur, goa = Asia/Kolkata
+[regions]
+goa = Asia/Kolkata
+bali = Asia/Makassar
+zanzibar = Africa/Dar_es_Salaam
+florida = America/New_York
+texas = America/Chicago
+oregon, california = America/Los_Angeles
+hawaii = Pacific/Honolulu
+alaska = America/Anchorage
+arizona = America/Phoenix
+quebec = America/Toronto
+[cities]
+delhi, new delhi, mumbai, bombay, bangalore, bengaluru, chennai, madras, kolkata, pune, ahmedabad, jaipur = Asia/Kolkata
 beijing, peking, guangzhou, shenzhen, chengdu, wuhan, hangzhou, nanjing = Asia/Shanghai
 osaka, kyoto, yokohama, nagoya, sapporo, fukuoka = Asia/Tokyo
 busan, incheon = Asia/Seoul
@@ -219,7 +235,7 @@ lahore, islamabad = Asia/Karachi
 hanoi, saigon, ho chi minh city = Asia/Ho_Chi_Minh
 yangon, rangoon = Asia/Yangon
 phuket, chiang mai = Asia/Bangkok
-bali, denpasar = Asia/Makassar
+denpasar = Asia/Makassar
 cebu = Asia/Manila
 penang = Asia/Kuala_Lumpur
 abu dhabi = Asia/Dubai
@@ -233,7 +249,6 @@ cape town, durban, pretoria = Africa/Johannesburg
 marrakech, marrakesh, rabat = Africa/Casablanca
 abuja = Africa/Lagos
 alexandria = Africa/Cairo
-zanzibar = Africa/Dar_es_Salaam
 barcelona, seville, malaga, ibiza, bilbao = Europe/Madrid
 porto = Europe/Lisbon
 milan, venice, florence, naples, turin = Europe/Rome
@@ -249,15 +264,13 @@ bergen = Europe/Oslo
 cork = Europe/Dublin
 thessaloniki = Europe/Athens
 manchester, edinburgh, glasgow, liverpool, bristol, leeds, oxford, cardiff = Europe/London
-boston, miami, atlanta, philadelphia, orlando, washington dc, florida = America/New_York
-dallas, houston, austin, san antonio, new orleans, minneapolis, texas = America/Chicago
+boston, miami, atlanta, philadelphia, orlando, washington dc = America/New_York
+dallas, houston, austin, san antonio, new orleans, minneapolis = America/Chicago
 salt lake city = America/Denver
-san francisco, seattle, san diego, las vegas, oregon, california = America/Los_Angeles
-hawaii = Pacific/Honolulu
-alaska = America/Anchorage
-arizona = America/Phoenix
-montreal, ottawa, quebec = America/Toronto
+san francisco, seattle, san diego, las vegas = America/Los_Angeles
+montreal, ottawa, quebec city = America/Toronto
 calgary = America/Edmonton
+quito = America/Guayaquil
 rio de janeiro, rio, brasilia = America/Sao_Paulo
 melbourne, canberra = Australia/Sydney
 gold coast = Australia/Brisbane

@@ -41,7 +41,8 @@ export function resolvePlace(text: string): Place | undefined {
     const rest = words.slice(split).join(" ");
     // "Springfield and" names no part of Springfield, though a label holds "and".
     if (words.slice(split).every((word) => CONNECTIVES.has(word))) continue;
-    const within = lookup(rest)?.map(({ zone }) => zone) ?? [];
+    // A country or a region the place is in ("Austin, Texas"); not another city ("Madrid, Barcelona").
+    const within = isQualifier(rest) ? lookup(rest)!.map(({ zone }) => zone) : [];
     const zones = head?.filter(({ zone, label }) =>
       within.includes(zone) || ` ${placeKey(label)} `.includes(` ${rest} `)
     );
@@ -111,34 +112,55 @@ function placeKey(text: string): string {
     .trim().replace(/^the\s+/, "");
 }
 
-let table: Map<string, PlaceZone[]> | undefined;
+let table: PlaceTable | undefined;
 let cities: Map<string, PlaceZone[]> | undefined;
 
 /** The table's or Intl's zones for a place key. */
 function lookup(key: string): PlaceZone[] | undefined {
-  table ??= parseTable(PLACE_TABLE);
+  table ??= parseSections(PLACE_TABLE);
   cities ??= ianaCities();
-  return table.get(key) ?? cities.get(key);
+  return table.zones.get(key) ?? cities.get(key);
+}
+
+/** Whether a place key may tell a place apart: a country or a region of the table. */
+function isQualifier(key: string): boolean {
+  table ??= parseSections(PLACE_TABLE);
+  return table.qualifiers.has(key);
+}
+
+/** {@link PLACE_TABLE} read: each name's zones, and the names of its countries and regions. */
+interface PlaceTable {
+  zones: Map<string, PlaceZone[]>;
+  qualifiers: Set<string>;
 }
 
 /** {@link PLACE_TABLE} as a map from each name to its zones. */
 export function parseTable(text: string): Map<string, PlaceZone[]> {
-  const map = new Map<string, PlaceZone[]>();
+  return parseSections(text).zones;
+}
+
+function parseSections(text: string): PlaceTable {
+  const zones = new Map<string, PlaceZone[]>();
+  const qualifiers = new Set<string>();
+  let section = "";
   for (const line of text.split("\n")) {
-    const [names, zones] = line.split(" = ");
-    if (!zones) continue;
+    const heading = /^\[(\w+)\]$/.exec(line.trim());
+    if (heading) section = heading[1];
+    const [names, entries] = line.split(" = ");
+    if (!entries) continue;
     const keys = names.split(",").map(placeKey);
     for (const key of keys) {
-      map.set(
+      if (section === "countries" || section === "regions") qualifiers.add(key);
+      zones.set(
         key,
-        zones.split("|").map((entry) => {
+        entries.split("|").map((entry) => {
           const [zone, label] = entry.trim().split("@");
           return { zone, label: label ?? zone };
         }),
       );
     }
   }
-  return map;
+  return { zones, qualifiers };
 }
 
 /** Zone cities that are also everyday words: a message saying them rarely means the place. */

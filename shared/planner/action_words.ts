@@ -35,6 +35,7 @@ const SAME_THING: readonly string[] = [
   "session conversation chat thread history",
   "loop refinement",
   "memory fact",
+  "time hour clock morning afternoon evening night",
 ];
 
 let actionsByVerb: Map<string, string[]> | undefined;

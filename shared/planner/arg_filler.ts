@@ -172,26 +172,57 @@ function findStatedOption(
  * The args once for each value of a list the message states for a read's
  * free-text arg ("the time in Lima, Cairo and Seoul": three places), when
  * the value found is one of such a list; otherwise just `args`. Only an arg
- * of the kind {@link findAcceptedPhrase} finds is spread this way, and only
- * over values joined by commas, "and" or "or" ("in Tokyo and in London"): a
- * place named elsewhere ("I live in Berlin, what time is it in Lima?") is not
- * one of them.
+ * of the kind {@link findAcceptedPhrase} finds is spread this way, over values
+ * joined by commas, "and" or "or" ("in Tokyo and in London"), and over those
+ * of another part that `asksAgain` says asks for the same tool ("The time in
+ * Cairo, please. And what time is it in Quito?"). Where a part asks for it, a
+ * place named in a part that does not ("flying from Oslo, what time is it in
+ * Lima?") or about the writer ("I live in Berlin, …") is left out.
  */
 export function eachStatedValue(
   schema: JsonSchema,
   args: Record<string, unknown>,
   { message, acceptsArg }: ArgSources,
+  asksAgain: (part: string) => boolean = () => false,
 ): Record<string, unknown>[] {
   for (const [name, property] of argsOf(schema)) {
     if (Array.isArray(property.enum) || typeof property.pattern === "string") continue;
     const value = args[name];
     if (typeof value !== "string") continue;
-    const list = statedLists(name, property, message, acceptsArg).find((phrases) =>
-      phrases.includes(value)
-    );
-    if (list && list.length > 1) return list.map((phrase) => ({ ...args, [name]: phrase }));
+    const lists = statedLists(name, property, message, acceptsArg);
+    const own = lists.find(({ phrases }) => phrases.includes(value));
+    if (!own) continue;
+    const aside = asides(message);
+    const ownPart = partAround(message, own.start);
+    // In the part of the value found, only its list may be asked ("… in Lagos for my colleague Jordan").
+    const asked = lists.map(({ start }) => {
+      const part = partAround(message, start);
+      const another = part.start === ownPart.start && start !== own.start;
+      return !another && !aside[start] && asksAgain(part.text);
+    });
+    // The value found stands when no part asks for the tool with a value of its own.
+    const values: string[] = [];
+    lists.forEach((list, i) => {
+      if (asked[i] || (list === own && !asked.includes(true))) {
+        list.phrases.forEach((phrase) => addOnce(values, phrase));
+      }
+    });
+    if (values.length > 1 || values[0] !== value) {
+      return values.map((phrase) => ({ ...args, [name]: phrase }));
+    }
   }
   return [args];
+}
+
+/** The part of the message (between commas or sentence ends) holding its `index`th word. */
+function partAround(message: string, index: number): { text: string; start: number } {
+  const raw = message.split(/\s+/);
+  const ends = (i: number) => /[,.;:!?]$/.test(raw[i]);
+  let start = index;
+  while (start > 0 && !ends(start - 1)) start--;
+  let end = index;
+  while (end < raw.length - 1 && !ends(end)) end++;
+  return { text: raw.slice(start, end + 1).join(" "), start };
 }
 
 /** Words no schema should accept: when one is accepted, the arg takes free text, not a stated value. */
@@ -232,7 +263,6 @@ function findAcceptedPhrase(
 const WRITER = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/;
 /** Words of a first-person part that asks for what it names ("I meant Perth", "I need Lima"). */
 const CORRECTING = /^(?:meant|mean|want|wanted|need|needed|asked|said)$/;
-/^(?:live|lives|living|based|from|stay|staying|am|'m|are|reside|work|working)$/;
 
 /**
  * For each word of the message, whether it is an aside: in a part (between
@@ -259,25 +289,26 @@ function asides(message: string): boolean[] {
 }
 
 /** What may stand between two values of one list, after a comma or instead of one. */
-const LIST_JOINER = /^(?:(?:and|or|&|plus)(?: (?:in|at|for))?)?$/;
+const LIST_JOINER = /^(?:(?:and|or|&|plus)(?: also)?(?: (?:in|at|for))?)?$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to
  * right, none overlapping another, each the longest at its place; grouped in
  * lists of those joined by {@link LIST_JOINER}, a value repeating another's
- * words ("Paris" beside "Paris, France") kept once, as its longer form.
+ * words ("Paris" beside "Paris, France") kept once, as its longer form. Each
+ * list with the index of its first word.
  */
 function statedLists(
   name: string,
   property: JsonSchema,
   message: string,
   acceptsArg?: (name: string, value: unknown) => boolean,
-): string[][] {
+): { phrases: string[]; start: number }[] {
   if (!acceptsArg || property.type !== "string") return [];
   if (PROBES.some((probe) => acceptsArg(name, probe))) return [];
   const raw = message.split(/\s+/);
   const words = phraseWords(message);
-  const lists: string[][] = [];
+  const lists: { phrases: string[]; start: number }[] = [];
   let end = -1;
   for (let start = 0; start < words.length;) {
     let size = 3;
@@ -292,8 +323,8 @@ function statedLists(
     const between = words.slice(end, start).join(" ").toLowerCase();
     const joined = end > 0 && LIST_JOINER.test(between) &&
       (between !== "" || /[,;/]$/.test(raw[end - 1]));
-    if (!joined) lists.push([]);
-    addOnce(lists[lists.length - 1], phrase);
+    if (!joined) lists.push({ phrases: [], start });
+    addOnce(lists[lists.length - 1].phrases, phrase);
     end = start + size + 1;
     start = end;
   }

@@ -99,9 +99,12 @@ export function chooseTools(input: ChoiceInput): ToolChoice {
     if (!args) waiting.push(candidate);
     else if (!candidate.tool.readOnly) add(candidate.tool, args);
     else {
-      // A read asked about several places (or other stated values) runs once for each.
+      // A read asked about several places (or other stated values) runs once for each, those
+      // of another part that asks for it too included.
       const schema = candidate.tool.argsSchema ?? {};
-      for (const each of eachStatedValue(schema, args, sources([], candidate.tool))) {
+      const profile = toolProfile(candidate.tool);
+      const asksAgain = (part: string) => isAbout(profile, topicWords(part));
+      for (const each of eachStatedValue(schema, args, sources([], candidate.tool), asksAgain)) {
         if (plan.length < input.maxTools) add(candidate.tool, each);
       }
     }
@@ -140,10 +143,10 @@ function candidatesFor(
   );
   const questions = reading.clauses.filter((clause) =>
     !deciding.includes(clause) && asks(clause.words)
-  ).map((clause) => new Set(contentWords(clause.words.join(" "))));
+  ).map((clause) => topicWords(clause.words.join(" ")));
   const aboutFreePart = (profile: ToolProfile) =>
     deciding.length === 0 || questions.some((words) => isAbout(profile, words));
-  const words = new Set(contentWords(message));
+  const words = topicWords(message);
   const reads: Candidate[] = [];
   const writes: Candidate[] = [];
   for (const tool of offered) {
@@ -155,8 +158,10 @@ function candidatesFor(
       // verb for another thing ("list my invoices" lists no loops).
       if (clause < 0 && !isAbout(profile, words)) continue;
       if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) continue;
-      const score = scoreOf(tool);
       if (clause < 0 && !aboutFreePart(profile)) continue;
+      // A message about the tool in other words ("what hour is it …" for a time tool) shares
+      // none of its text: it stays a candidate, at the least score.
+      const score = clause < 0 ? Math.max(scoreOf(tool), minScore) : scoreOf(tool);
       if (score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
     } else {
@@ -275,17 +280,27 @@ function takesValue(tool: PlannerTool, word: string): boolean {
 }
 
 /**
+ * The content words a text is about, without a word standing between two
+ * numbers: "12 times 7" and "3 over 4" are sums, not times.
+ */
+function topicWords(text: string): Set<string> {
+  return new Set(contentWords(text.replace(/(\d)\s+[\p{L}]+(?:\s+by)?\s+(?=\d)/gu, "$1 ")));
+}
+
+/**
  * Whether the message is about the tool: a word of its name counts two, a word
- * of its description's lead one; two are needed, one in a message of three
- * words or fewer ("date today").
+ * of its description's lead one, a word meaning the same thing as one of them
+ * ("hour" for "time") as much; two are needed, one in a message of three words
+ * or fewer ("date today").
  */
 function isAbout(profile: ToolProfile, words: ReadonlySet<string>): boolean {
   let weight = 0;
   for (const word of words) {
     // A lone letter ("what's" → "s") says nothing.
     if (word.length < 2) continue;
-    if (profile.nameWords.has(word)) weight += 2;
-    else if (profile.leadWords.has(word)) weight += 1;
+    const same = sameThing(word);
+    if (same.some((each) => profile.nameWords.has(each))) weight += 2;
+    else if (same.some((each) => profile.leadWords.has(each))) weight += 1;
   }
   return weight >= 2 || (weight === 1 && words.size <= 3);
 }

@@ -7,10 +7,13 @@
  * only the growing session: one connection, back-to-back turns in one new
  * session for 8 s, as a chat user's conversation grows; then the same in
  * process for 400 turns, by 100 turns: wall time, CPU time (less moved by
- * other work on the machine) and statements per request.
+ * other work on the machine) and statements per request. `--growing
+ * --database-url URL` measures the same on a Postgres with pgvector (the
+ * migrations are applied to it first; give it an empty database).
  */
 import process from "node:process";
 import { PgliteWorkerSql } from "../../shared/adapters/pglite/pglite_worker_sql.ts";
+import { PostgresSql } from "../../shared/adapters/postgres/postgres_sql.ts";
 import { createApp } from "../../shared/app/app.ts";
 import { loadConfig } from "../../shared/config/config.ts";
 import type { Sql, SqlTx } from "../../shared/ports.ts";
@@ -117,12 +120,15 @@ async function growingSession(base: string): Promise<LoadResult> {
 
 /**
  * One session growing by 400 turns in process (PGlite on disk in its worker, as the
- * server has it, after the same warm-up): per 100 turns, the median request, the
- * process's CPU time per request and the statements per request.
+ * server has it, or the Postgres at `databaseUrl`, after the same warm-up): per 100
+ * turns, the median request, the process's CPU time per request and the statements
+ * per request.
  */
-async function growthByTurns(): Promise<string> {
+async function growthByTurns(databaseUrl: string | undefined): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "mcp-loop-growth-" });
-  const db = await PgliteWorkerSql.open({ dataDir: dir });
+  const db = databaseUrl
+    ? new PostgresSql({ url: databaseUrl, max: 1 })
+    : await PgliteWorkerSql.open({ dataDir: dir });
   let statements = 0;
   const counted = (q: SqlTx): SqlTx => ({
     query: (text, params) => {
@@ -138,9 +144,13 @@ async function growthByTurns(): Promise<string> {
   };
   try {
     await applyMigrations(db);
-    const app = createApp(loadConfig({ MCP_LOOP_LOG_LEVEL: "error", MCP_LOOP_DATA_DIR: dir }), {
-      sql,
-    });
+    const app = createApp(
+      loadConfig({
+        MCP_LOOP_LOG_LEVEL: "error",
+        ...databaseUrl ? { DATABASE_URL: databaseUrl } : { MCP_LOOP_DATA_DIR: dir },
+      }),
+      { sql },
+    );
     const ask = async (sessionId: string, i: number) => {
       const start = performance.now();
       await app.run({
@@ -153,7 +163,9 @@ async function growthByTurns(): Promise<string> {
       });
       return performance.now() - start;
     };
-    for (let i = 0; i < 300; i++) await ask(`warm-${i % 50}`, i);
+    const run = crypto.randomUUID();
+    const growing = `growing-${run}`;
+    for (let i = 0; i < 300; i++) await ask(`warm-${run}-${i % 50}`, i);
     const lines = [
       "| turns | p50 | CPU per request | statements per request |",
       "|---|---:|---:|---:|",
@@ -162,7 +174,7 @@ async function growthByTurns(): Promise<string> {
       const times: number[] = [];
       const cpu = process.cpuUsage();
       statements = 0;
-      for (let i = from; i < from + 100; i++) times.push(await ask("growing", i));
+      for (let i = from; i < from + 100; i++) times.push(await ask(growing, i));
       const used = process.cpuUsage(cpu);
       times.sort((a, b) => a - b);
       lines.push(
@@ -180,8 +192,21 @@ async function growthByTurns(): Promise<string> {
 }
 
 if (Deno.args.includes("--growing")) {
+  const urlAt = Deno.args.indexOf("--database-url");
+  const databaseUrl = urlAt < 0 ? undefined : Deno.args[urlAt + 1];
+  if (urlAt >= 0 && !databaseUrl?.startsWith("postgres")) {
+    console.error("--database-url needs a Postgres URL (postgresql://user@host:port/database)");
+    Deno.exit(2);
+  }
+  if (databaseUrl) {
+    const db = new PostgresSql({ url: databaseUrl, max: 1 });
+    await applyMigrations(db);
+    await db.close();
+  }
   const dataDir = await Deno.makeTempDir({ prefix: "mcp-loop-growing-" });
-  const server = await startFunction({ MCP_LOOP_DATA_DIR: dataDir });
+  const server = await startFunction(
+    databaseUrl ? { DATABASE_URL: databaseUrl } : { MCP_LOOP_DATA_DIR: dataDir },
+  );
   try {
     await loopLoad(server.base, { total: 300, connections: 1, sessions: 50 }); // warm-up
     const rows = [
@@ -199,7 +224,9 @@ if (Deno.args.includes("--growing")) {
     await server.close();
     await Deno.remove(dataDir, { recursive: true });
   }
-  console.log(`\nIn process, one session growing by 400 turns:\n\n${await growthByTurns()}`);
+  console.log(
+    `\nIn process, one session growing by 400 turns:\n\n${await growthByTurns(databaseUrl)}`,
+  );
   Deno.exit(0);
 }
 

@@ -49,6 +49,12 @@ Deno.test("a country spanning several zones, or a name several places share, is 
   assert.deepEqual(zonesOf("Springfield, Massachusetts"), ["America/New_York"]);
   assert.deepEqual(zonesOf("Valencia Venezuela"), ["America/Caracas"]);
   assert.deepEqual(zonesOf("Lisbon, Portugal"), ["Europe/Lisbon"]);
+  // A region of the table tells a place apart too; another city does not: that is two places.
+  assert.deepEqual(zonesOf("Houston, Texas"), ["America/Chicago"]);
+  assert.equal(resolvePlace("Lyon, Marseille"), undefined);
+  assert.equal(resolvePlace("Osaka Kyoto"), undefined);
+  assert.deepEqual(zonesOf("Kyoto, Japan"), ["Asia/Tokyo"]);
+  assert.deepEqual(zonesOf("Quebec"), ["America/Toronto"]);
 });
 
 Deno.test("words that are not places are refused, so a schema using this is selective", () => {

@@ -32,6 +32,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "cancel my latest loop",
           "rename loop 0a1b2c3d to Draft",
           "pause the spec loop",
+          // Sums are no tool's: "times" between two numbers is not the time.
+          "what is 9 times 6?",
+          "how much is 14 times 3",
         ]
       ) {
         const data = await ask(message);
@@ -60,6 +63,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // Sending is no tool's, but what to send is a read's: the reply gives it.
         ["email my boss the time in India", /^In India /],
         ["please confirm the time in Kenya", /^In Kenya /],
+        // The time asked in other words: the hour, the clock, the part of the day.
+        ["which hour is it in Kenya right now?", /^In Kenya /],
+        ["is it evening yet in India?", /^In India /],
+        ["what does the clock say in Bengaluru", /^In Bengaluru /],
       ];
       for (const [message, reply] of cases) {
         const data = await ask(message);
@@ -81,6 +88,15 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["Our office is in Tokyo; what time is it in Cairo?", ["Cairo"], /Africa\/Cairo/],
         ["what time is it in Lagos for my colleague Jordan?", ["Lagos"], /Africa\/Lagos/],
         ["time in Denver, New York and Dublin", ["Denver", "New York", "Dublin"], /Dublin/],
+        // A city after a comma is another place; a region or a country tells a place apart.
+        ["What time is it in Lyon, Marseille?", ["Lyon", "Marseille"], /Marseille/],
+        ["time in Houston, Texas please", ["Houston Texas"], /America\/Chicago/],
+        // Another part asking for the time again, in its own words, adds its place.
+        ["Tell me the time in Accra. Also, what time is it in Quito?", ["Accra", "Quito"], /Quito/],
+        ["Give me the date in Seoul; and the time in Perth?", ["Seoul", "Perth"], /Perth/],
+        // A place in a part that asks nothing is not asked about, where another part asks.
+        ["Flying out of Oslo tomorrow, what time is it in Lima?", ["Lima"], /America\/Lima/],
+        ["What time is it in Oslo? My aunt lives in Perth.", ["Oslo"], /Europe\/Oslo/],
       ];
       for (const [message, places, reply] of cases) {
         const data = await ask(message);
@@ -292,7 +308,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       );
       assert.deepEqual(kept.plan.slice(0, 2).map((step) => [step.tool, step.args]), [
         ["remember", { fact: "my brother lives in Quito, Ecuador" }],
-        ["get_current_time", { time_zone: "Ecuador" }],
+        ["get_current_time", { time_zone: "Quito Ecuador" }],
       ]);
       const forgot = await ask("forget my old address and list my loops", chat);
       assert.deepEqual(toolsOf(forgot), ["forget", "list_active_loops", "finalize_summary"]);
