@@ -37,16 +37,21 @@ export function resolvePlace(text: string): Place | undefined {
   const words = key.split(" ");
   // "Hyderabad Pakistan", "Portland, Oregon": a place, then what tells its zones apart.
   for (let split = words.length - 1; split >= 1; split--) {
-    const head = lookup(words.slice(0, split).join(" "));
+    const headKey = words.slice(0, split).join(" ");
+    const head = lookup(headKey);
     const rest = words.slice(split).join(" ");
     // "Springfield and" names no part of Springfield, though a label holds "and".
-    if (words.slice(split).every((word) => CONNECTIVES.has(word))) continue;
-    // A country or a region the place is in ("Austin, Texas"); not another city ("Madrid, Barcelona").
-    const within = isQualifier(rest) ? lookup(rest)!.map(({ zone }) => zone) : [];
-    const zones = head?.filter(({ zone, label }) =>
-      within.includes(zone) || ` ${placeKey(label)} `.includes(` ${rest} `)
+    if (!head || words.slice(split).every((word) => CONNECTIVES.has(word))) continue;
+    // A country or a region the place is in ("Austin, Texas"), or a label's words ("Portland,
+    // Oregon"); not another city ("Madrid, Barcelona"), nor the zone a label defaults to.
+    const region = isQualifier(rest) ? lookup(rest)! : [];
+    const zones = head.filter(({ zone, label }) =>
+      region.some((each) => each.zone === zone) ||
+      (label !== zone && ` ${placeKey(label)} `.includes(` ${rest} `))
     );
-    if (zones && zones.length > 0) return { name, zones };
+    if (zones.length > 0) return { name, zones };
+    // A town the table does not know, by a known city's name: "Paris, Texas" (not "India, China").
+    if (region.length > 0 && !isQualifier(headKey)) return { name, zones: region };
   }
   return undefined;
 }

@@ -35,8 +35,21 @@ const SAME_THING: readonly string[] = [
   "session conversation chat thread history",
   "loop refinement",
   "memory fact",
-  "time hour clock morning afternoon evening night",
 ];
+
+/**
+ * Ways of asking the time without the word: "what hour is it", "what does the
+ * clock say" in a question; "is it morning (yet)", "is it late" anywhere.
+ */
+const ASKS_THE_TIME = [
+  /\b(?:hour|clock)\b[^.;!?]*\?|^\W*(?:what|which|how)\b[^.;!?]*\b(?:hour|clock)\b/i,
+  /\bis it (?:(?:yet|still|already|now)\s+)?(?:morning|afternoon|evening|night|nighttime|daytime|late|early|dark|midnight|noon)\b/i,
+];
+
+/** The words a part means without saying them: "time" for "is it evening in Lima?". */
+export function impliedWords(part: string): string[] {
+  return ASKS_THE_TIME.some((pattern) => pattern.test(part)) ? ["time"] : [];
+}
 
 let actionsByVerb: Map<string, string[]> | undefined;
 

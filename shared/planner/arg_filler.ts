@@ -229,7 +229,7 @@ function partAround(message: string, index: number): { text: string; start: numb
 const PROBES = ["zzqxv", "the"];
 
 /**
- * The longest phrase of the message (one to three words, kept as written)
+ * The longest phrase of the message (one to four words, kept as written)
  * that the tool's own schema accepts for a string arg, provided the schema is
  * selective — it refuses {@link PROBES}. "What time is it in New York?" gives
  * "New York" to a time-zone arg that knows city names. A phrase that is
@@ -248,7 +248,7 @@ function findAcceptedPhrase(
   const words = phraseWords(message);
   const aside = asides(message);
   for (const context of [false, true]) {
-    for (let size = 3; size >= 1; size--) {
+    for (let size = 4; size >= 1; size--) {
       for (let start = 0; start + size <= words.length; start++) {
         if (aside[start] !== context) continue;
         const phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
@@ -311,7 +311,7 @@ function statedLists(
   const lists: { phrases: string[]; start: number }[] = [];
   let end = -1;
   for (let start = 0; start < words.length;) {
-    let size = 3;
+    let size = 4;
     let phrase: string | undefined;
     for (; size >= 1 && phrase === undefined; size--) {
       phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));

@@ -32,7 +32,9 @@ const QUESTION_WORDS = new Set(
     "would will should shall may might am have has").split(" "),
 );
 const WH_WORDS = new Set("what whats who where when why how".split(" "));
-const ASKING_NEXT = new Set("is are s do does did can could will would time day date".split(" "));
+const ASKING_NEXT = new Set(
+  "is are s do does did can could will would time day date hour".split(" "),
+);
 
 /** Whether a part opens as a question does ("what time is it", "where is"), not as a relative clause ("where I met Ana"). */
 export function asks(words: readonly string[]): boolean {

@@ -17,7 +17,7 @@ import type { PlannerTool } from "../ports.ts";
 import { contentWords, stem, STOP_WORDS, tokenize } from "../text/words.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
-import { isKnownVerb, isReadVerb, sameAction, sameThing } from "./action_words.ts";
+import { impliedWords, isKnownVerb, isReadVerb, sameAction, sameThing } from "./action_words.ts";
 import {
   type ArgSources,
   eachStatedValue,
@@ -280,27 +280,29 @@ function takesValue(tool: PlannerTool, word: string): boolean {
 }
 
 /**
- * The content words a text is about, without a word standing between two
- * numbers: "12 times 7" and "3 over 4" are sums, not times.
+ * The content words a text is about: not a number, nor a word between two
+ * numbers ("12 times 7" is a sum, not the time); with the words a part means
+ * without saying them ("time" for "what hour is it in Lima?").
  */
 function topicWords(text: string): Set<string> {
-  return new Set(contentWords(text.replace(/(\d)\s+[\p{L}]+(?:\s+by)?\s+(?=\d)/gu, "$1 ")));
+  const words = contentWords(text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 "))
+    .filter((word) => !/^\d+$/.test(word));
+  const parts = text.match(/[^.;!?\n,]+[.;!?\n,]*/g) ?? [];
+  return new Set([...words, ...parts.flatMap(impliedWords).map(stem)]);
 }
 
 /**
  * Whether the message is about the tool: a word of its name counts two, a word
- * of its description's lead one, a word meaning the same thing as one of them
- * ("hour" for "time") as much; two are needed, one in a message of three words
- * or fewer ("date today").
+ * of its description's lead one; two are needed, one in a message of three
+ * words or fewer ("date today").
  */
 function isAbout(profile: ToolProfile, words: ReadonlySet<string>): boolean {
   let weight = 0;
   for (const word of words) {
     // A lone letter ("what's" → "s") says nothing.
     if (word.length < 2) continue;
-    const same = sameThing(word);
-    if (same.some((each) => profile.nameWords.has(each))) weight += 2;
-    else if (same.some((each) => profile.leadWords.has(each))) weight += 1;
+    if (profile.nameWords.has(word)) weight += 2;
+    else if (profile.leadWords.has(word)) weight += 1;
   }
   return weight >= 2 || (weight === 1 && words.size <= 3);
 }

@@ -55,6 +55,14 @@ Deno.test("a country spanning several zones, or a name several places share, is 
   assert.equal(resolvePlace("Osaka Kyoto"), undefined);
   assert.deepEqual(zonesOf("Kyoto, Japan"), ["Asia/Tokyo"]);
   assert.deepEqual(zonesOf("Quebec"), ["America/Toronto"]);
+  // A city's own zone is no label: "Florence, Rome" is two places.
+  assert.equal(resolvePlace("Florence, Rome"), undefined);
+  // A known name in a region that has no such city is a town there.
+  assert.deepEqual(zonesOf("Naples, Florida"), ["America/New_York"]);
+  assert.deepEqual(zonesOf("Perth, Scotland"), ["Europe/London"]);
+  // Two countries, or two regions, are two places.
+  assert.equal(resolvePlace("Kenya, Egypt"), undefined);
+  assert.equal(resolvePlace("Alaska Hawaii"), undefined);
 });
 
 Deno.test("words that are not places are refused, so a schema using this is selective", () => {

@@ -35,6 +35,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           // Sums are no tool's: "times" between two numbers is not the time.
           "what is 9 times 6?",
           "how much is 14 times 3",
+          "what is 20 minus 4",
         ]
       ) {
         const data = await ask(message);
@@ -97,6 +98,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // A place in a part that asks nothing is not asked about, where another part asks.
         ["Flying out of Oslo tomorrow, what time is it in Lima?", ["Lima"], /America\/Lima/],
         ["What time is it in Oslo? My aunt lives in Perth.", ["Oslo"], /Europe\/Oslo/],
+        // Cities of one zone are still several places; a town named like a known city, by its region.
+        ["time in Venice, Florence and Turin", ["Venice", "Florence", "Turin"], /Turin/],
+        ["what time is it in Naples, Florida?", ["Naples Florida"], /America\/New_York/],
+        ["time in Durban, South Africa", ["Durban South Africa"], /Africa\/Johannesburg/],
       ];
       for (const [message, places, reply] of cases) {
         const data = await ask(message);
@@ -107,6 +112,22 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         );
         assert.equal(data.summaryMessage!.split("\n").length, places.length, message);
         assert.match(data.summaryMessage!, reply, message);
+      }
+    });
+
+    await t.step("a part of the day or a count of hours does not ask the time", async () => {
+      for (
+        const message of [
+          "this morning was rough",
+          "in the evening I read a book",
+          "it took 3 hours and 10 minutes",
+          "how many hours did I log this week?",
+          "good afternoon, hope you're well",
+          "how was your evening?",
+          "remind me tomorrow night to call Lima",
+        ]
+      ) {
+        assert.ok(!toolsOf(await ask(message)).includes("get_current_time"), message);
       }
     });
 
