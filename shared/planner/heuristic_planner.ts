@@ -30,7 +30,7 @@ import {
   statementNote,
   unservedNote,
 } from "./planner_notes.ts";
-import { asks, type MessageReading, readMessage } from "./request_reading.ts";
+import { asks, followsUp, type MessageReading, readMessage } from "./request_reading.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { toolProfile } from "./tool_profile.ts";
 
@@ -95,6 +95,11 @@ export class HeuristicPlanner implements Planner {
     if (recallQuestion(message)) return reply([]);
     const reading = readMessage(message, { verbs });
     const { plan, missing } = choose(message, reading, results.length);
+    // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value.
+    const topic = earlierUserMessages(request, context).findLast((text) => !followsUp(text));
+    const again = plan.length + missing.length === 0 && topic !== undefined &&
+      followsUp(message) && askedAgain(topic, { tools, verbs, choose, steps: results.length });
+    if (again && again.length > 0) return reply(again);
     // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
     // how are my loops doing?" lists the loops and asks which one.
     const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
@@ -172,13 +177,37 @@ export class HeuristicPlanner implements Planner {
   }
 }
 
+/**
+ * The reads the previous message asked for, with args the follow-up states:
+ * those whose args differ from what the previous message alone gives.
+ */
+function askedAgain(
+  previous: string,
+  { tools, verbs, choose, steps }: {
+    tools: readonly PlannerTool[];
+    verbs: ReadonlySet<string>;
+    choose: (text: string, reading: MessageReading, steps: number, inWhole: boolean) => ToolChoice;
+    steps: number;
+  },
+): PlannedAction[] {
+  const reading = readMessage(previous, { verbs });
+  const before = choose(previous, reading, steps, false).plan.map((step) => JSON.stringify(step));
+  return choose(previous, reading, steps, true).plan.filter((step) =>
+    tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
+    Object.keys(step.args).length > 0 && !before.includes(JSON.stringify(step))
+  );
+}
+
 /** The user's message before the latest: earlier in the request, else the latest stored one. */
 function previousUserMessage(
   request: MCPRequest,
   context: Record<string, unknown>,
 ): string | undefined {
-  const inRequest = request.messages.slice(0, -1).findLast((message) => message.role === "user");
-  if (inRequest) return inRequest.content;
+  return earlierUserMessages(request, context).at(-1);
+}
+
+/** The user's messages before the latest, oldest first: the stored ones, then the request's. */
+function earlierUserMessages(request: MCPRequest, context: Record<string, unknown>): string[] {
   const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
   const stored = recent.filter((
     item,
@@ -186,7 +215,8 @@ function previousUserMessage(
     typeof item === "object" && item !== null && item.role === "user" &&
     typeof item.content === "string" && typeof item.createdAt === "string"
   ).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  return stored.at(-1)?.content;
+  const inRequest = request.messages.slice(0, -1).filter((message) => message.role === "user");
+  return [...stored, ...inRequest].map((message) => message.content);
 }
 
 /** The note cut to whole lines within {@link MAX_NOTE} characters. */

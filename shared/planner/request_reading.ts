@@ -36,6 +36,20 @@ const ASKING_NEXT = new Set(
   "is are s do does did can could will would time day date hour".split(" "),
 );
 
+/**
+ * Whether the text asks again what was just asked, of something else: "what
+ * about Lima?", "and in Oslo?", "how about tomorrow", "same for Rome".
+ */
+export function followsUp(text: string): boolean {
+  return FOLLOW_UPS.some((pattern) => pattern.test(text)) && tokenize(text).length <= 8;
+}
+
+const FOLLOW_UPS = [
+  /^\W*(?:(?:and|ok|okay|so)\W+)?(?:what|how)\s+about\b/i,
+  /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u,
+  /^\W*(?:and\s+)?(?:same|likewise)\s+(?:for|in)\b/i,
+];
+
 /** Whether a part opens as a question does ("what time is it", "where is"), not as a relative clause ("where I met Ana"). */
 export function asks(words: readonly string[]): boolean {
   return WH_WORDS.has(words[0]) && ASKING_NEXT.has(words[1]);

@@ -27,7 +27,7 @@ import {
 } from "./arg_filler.ts";
 import { MEMORY_INTENT_TOOLS } from "./memory_intents.ts";
 import type { MissingArgs } from "./planner_notes.ts";
-import { asks, type Clause, type MessageReading } from "./request_reading.ts";
+import { asks, type Clause, followsUp, type MessageReading } from "./request_reading.ts";
 import { type ToolProfile, toolProfile } from "./tool_profile.ts";
 
 /** What the planner chose: the steps, and the tools asked for that lack args. */
@@ -103,7 +103,7 @@ export function chooseTools(input: ChoiceInput): ToolChoice {
       // of another part that asks for it too included.
       const schema = candidate.tool.argsSchema ?? {};
       const profile = toolProfile(candidate.tool);
-      const asksAgain = (part: string) => isAbout(profile, topicWords(part));
+      const asksAgain = (part: string) => isAbout(profile, topicWords(part)) || followsUp(part);
       for (const each of eachStatedValue(schema, args, sources([], candidate.tool), asksAgain)) {
         if (plan.length < input.maxTools) add(candidate.tool, each);
       }

@@ -115,6 +115,23 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       }
     });
 
+    await t.step("a follow-up asks the last question again, of what it names", async () => {
+      const chat = `follow-${crypto.randomUUID()}`;
+      const zonesOf = (data: Data) => data.plan.map((step) => step.args.time_zone).filter(Boolean);
+      assert.deepEqual(zonesOf(await ask("What's the time in Nairobi?", chat)), ["Nairobi"]);
+      assert.deepEqual(zonesOf(await ask("and in Accra?", chat)), ["Accra"]);
+      // A follow-up of a follow-up asks what the last real question asked.
+      const both = await ask("ok, what about Lima and Dakar?", chat);
+      assert.deepEqual(zonesOf(both), ["Lima", "Dakar"]);
+      assert.match(both.summaryMessage!, /America\/Lima[^]*Africa\/Dakar/);
+      // Nothing new named, or a statement: nothing asked again.
+      assert.deepEqual(toolsOf(await ask("how about that?", chat)), ["finalize_summary"]);
+      assert.deepEqual(toolsOf(await ask("And I live in Bergen", chat)), ["finalize_summary"]);
+      // In one message, a part that follows up another.
+      const one = await ask("Is it night in Honolulu yet? And what about Denver?");
+      assert.deepEqual(zonesOf(one), ["Honolulu", "Denver"]);
+    });
+
     await t.step("a part of the day or a count of hours does not ask the time", async () => {
       for (
         const message of [
