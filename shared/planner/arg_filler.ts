@@ -235,7 +235,9 @@ const PROBES = ["zzqxv", "the"];
  * "New York" to a time-zone arg that knows city names. A phrase that is
  * context rather than the ask — in a part about the writer ("I'm based in
  * Berlin; what's the time in Lima?"), or right after "not" ("Perth
- * Australia, not Scotland") — is taken only when there is no other.
+ * Australia, not Scotland") — is taken only when there is no other; a name
+ * after a word for a person ("my friend Jordan", "a client called Chad") only
+ * after that.
  */
 function findAcceptedPhrase(
   name: string,
@@ -247,10 +249,10 @@ function findAcceptedPhrase(
   if (PROBES.some((probe) => acceptsArg(name, probe))) return undefined;
   const words = phraseWords(message);
   const aside = asides(message);
-  for (const context of [false, true]) {
+  for (const tier of [ASKED, CONTEXT, NAME]) {
     for (let size = 4; size >= 1; size--) {
       for (let start = 0; start + size <= words.length; start++) {
-        if (aside[start] !== context) continue;
+        if (aside[start] !== tier) continue;
         const phrase = acceptedAt(words, start, size, (text) => acceptsArg(name, text));
         if (phrase !== undefined) return phrase;
       }
@@ -264,25 +266,38 @@ const WRITER = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/;
 /** Words of a first-person part that asks for what it names ("I meant Perth", "I need Lima"). */
 const CORRECTING = /^(?:meant|mean|want|wanted|need|needed|asked|said)$/;
 
+/** Words for a person, whose name may follow: "my friend Jordan", "a client called Chad". */
+const PERSON =
+  /^(?:friend|friends|colleague|colleagues|coworker|boss|manager|client|customer|sister|brother|mother|father|mom|mum|dad|son|daughter|wife|husband|partner|girlfriend|boyfriend|aunt|uncle|cousin|niece|nephew|grandma|grandpa|neighbour|neighbor|teacher|named|called)$/;
+
+/** How much a word of the message is the ask: asked, context, or a person's name. */
+const ASKED = 0;
+const CONTEXT = 1;
+const NAME = 2;
+
 /**
- * For each word of the message, whether it is an aside: in a part (between
- * commas or sentence ends) about the writer ("I live in Berlin", "my office is
- * in Tokyo") that is not a correction or a wish ("I meant Perth", "I need
- * Lima"), or right after "not".
+ * For each word of the message, whether it is an aside: {@link CONTEXT} in a
+ * part (between commas or sentence ends) about the writer ("I live in
+ * Berlin", "my office is in Tokyo") that is not a correction or a wish ("I
+ * meant Perth", "I need Lima"), or right after "not"; {@link NAME} right after
+ * a word for a person; else {@link ASKED} (0).
  */
-function asides(message: string): boolean[] {
+function asides(message: string): number[] {
   const raw = message.split(/\s+/);
   const plain = raw.map((token) =>
     token.replaceAll("\u2019", "'").toLowerCase().replace(/^[^\p{L}']+|[^\p{L}']+$/gu, "")
   );
-  const aside: boolean[] = [];
+  const aside: number[] = [];
   for (let start = 0; start < raw.length;) {
     let end = start + 1;
     while (end < raw.length && !/[,.;:!?]$/.test(raw[end - 1])) end++;
     const part = plain.slice(start, end).flatMap((word) => word.split(/(?=')/));
     // "I meant Perth": a correction names what is meant, not where the writer is.
     const writerPlace = WRITER.test(plain[start]) && !part.some((word) => CORRECTING.test(word));
-    for (let i = start; i < end; i++) aside.push(writerPlace || plain[i - 1] === "not");
+    for (let i = start; i < end; i++) {
+      const context = writerPlace || plain[i - 1] === "not";
+      aside.push(PERSON.test(plain[i - 1] ?? "") ? NAME : context ? CONTEXT : ASKED);
+    }
     start = end;
   }
   return aside;

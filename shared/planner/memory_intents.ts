@@ -16,6 +16,7 @@
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
+import { readMessage } from "./request_reading.ts";
 
 /** The tools this grammar plans; the ranking of tools leaves them alone. */
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
@@ -102,7 +103,7 @@ export function memoryIntent(
   { previous }: { previous?: string } = {},
 ): PlannedAction | undefined {
   const offered = (name: string) => tools.some((tool) => tool.name === name);
-  const message = written.replaceAll("\u2019", "'");
+  const message = withoutPleasantries(written.replaceAll("\u2019", "'"));
   if (FORGET_SESSION.test(message)) {
     return offered("forget_session") ? { tool: "forget_session", args: {} } : undefined;
   }
@@ -118,6 +119,18 @@ export function memoryIntent(
   }
   const what = (REMOVE_FROM_MEMORY.exec(message) ?? FORGET.exec(message))?.[1];
   return what && offered("forget") ? { tool: "forget", args: { what: clip(what) } } : undefined;
+}
+
+/**
+ * The message without the thanks, greetings or farewells it ends with:
+ * "forget everything about me. Good night", "clear my memory, thanks".
+ */
+function withoutPleasantries(message: string): string {
+  for (let text = message;;) {
+    const last = /^(.*?\S)\s*[,.;!?]+\s*([^,.;!?]+?)[\s,.;!?]*$/s.exec(text);
+    if (!last || readMessage(last[2]).kind !== "greeting") return text;
+    text = last[1];
+  }
 }
 
 /** The fact a message asks to keep, if it asks to keep one. */

@@ -153,11 +153,12 @@ function candidatesFor(
     const profile = toolProfile(tool);
     if (tool.readOnly) {
       if (reading.kind === "statement" || reading.kind === "greeting") continue;
-      const clause = asking.findIndex((clause) => answersVerb(clause, profile));
       // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it; not by its
-      // verb for another thing ("list my invoices" lists no loops).
+      // verb for another thing ("list my invoices" lists no loops; "show my loops. What time is
+      // it in Paris?" asks the time by its question, not by "show").
+      let clause = asking.findIndex((clause) => answersVerb(clause, profile));
+      if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) clause = -1;
       if (clause < 0 && !isAbout(profile, words)) continue;
-      if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) continue;
       if (clause < 0 && !aboutFreePart(profile)) continue;
       // A message about the tool in other words ("what hour is it …" for a time tool) shares
       // none of its text: it stays a candidate, at the least score.

@@ -98,6 +98,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // A place in a part that asks nothing is not asked about, where another part asks.
         ["Flying out of Oslo tomorrow, what time is it in Lima?", ["Lima"], /America\/Lima/],
         ["What time is it in Oslo? My aunt lives in Perth.", ["Oslo"], /Europe\/Oslo/],
+        // A person's name that is also a country's is no place when another is named.
+        ["what's the time for my cousin Chad in Madrid?", ["Madrid"], /Europe\/Madrid/],
+        ["My neighbour Jordan moved to Quito; what time is it there?", ["Quito"], /Guayaquil/],
         // Cities of one zone are still several places; a town named like a known city, by its region.
         ["time in Venice, Florence and Turin", ["Venice", "Florence", "Turin"], /Turin/],
         ["what time is it in Naples, Florida?", ["Naples Florida"], /America\/New_York/],
@@ -130,6 +133,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       // In one message, a part that follows up another.
       const one = await ask("Is it night in Honolulu yet? And what about Denver?");
       assert.deepEqual(zonesOf(one), ["Honolulu", "Denver"]);
+      // A listing asked by a verb the time tool shares ("display") does not stop the question's read.
+      const listed = await ask("display my loops. What's the time in Lima?");
+      assert.deepEqual(toolsOf(listed), [
+        "list_active_loops",
+        "get_current_time",
+        "finalize_summary",
+      ]);
     });
 
     await t.step("a part of the day or a count of hours does not ask the time", async () => {
@@ -229,6 +239,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           ["My name is Ana, please remember that", "My name is Ana"],
           ["I cycle to work — keep that in mind", "I cycle to work"],
           ["For future reference, my team is Platform", "my team is Platform"],
+          // Thanks or a farewell after the ask is not part of the fact.
+          ["remember that my locker is 42, thank you!", "my locker is 42"],
         ]
       ) {
         const data = await ask(message);
@@ -240,6 +252,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       }
       const later = await ask("What is my name?", `later-${crypto.randomUUID()}`);
       assert.match(later.summaryMessage!, /You asked me to remember: "My name is Ana"/);
+      for (const message of ["wipe your memory, cheers", "forget everything about me. Bye!"]) {
+        const data = await ask(message, `wipe-${crypto.randomUUID()}`);
+        assert.deepEqual(data.plan[0].args, { everything: true }, message);
+      }
     });
 
     await t.step("a question about earlier messages shows the ones on its topic", async () => {
