@@ -38,13 +38,23 @@ const SAME_THING: readonly string[] = [
 ];
 
 /**
- * Ways of asking the time without the word: "what hour is it", "what does the
- * clock say" in a question; "is it morning (yet)", "is it late" anywhere.
+ * Ways of asking the time without the word, at the start of a part: "what
+ * hour is it", "what does the clock say", "is it morning (yet)", "is it late"
+ * (not "is there a clock tower …", "why is it dark …").
  */
 const ASKS_THE_TIME = [
-  /\b(?:hour|clock)\b[^.;!?]*\?|^\W*(?:what|which|how)\b[^.;!?]*\b(?:hour|clock)\b/i,
-  /\bis it (?:(?:yet|still|already|now)\s+)?(?:morning|afternoon|evening|night|nighttime|daytime|late|early|dark|midnight|noon)\b/i,
+  /^\W*(?:what|which)\b[^.;!?]*\b(?:hour|clock)\b/i,
+  /^\W*(?:(?:and|so|but)\s+)?is it (?:(?:yet|still|already|now)\s+)?(?:morning|afternoon|evening|night|nighttime|daytime|late|early|dark|midnight|noon)\b/i,
 ];
+
+/** Words for a person, whose name may follow: "my friend Jordan", "a client called Chad". */
+const PERSON =
+  /^(?:friend|friends|colleague|colleagues|coworker|boss|manager|client|customer|sister|brother|mother|father|mom|mum|dad|son|daughter|wife|husband|partner|girlfriend|boyfriend|aunt|uncle|cousin|niece|nephew|grandma|grandpa|neighbour|neighbor|teacher|named|called)$/;
+
+/** Whether the word (lower case) stands for a person: "friend", "cousin", "called". */
+export function isPersonWord(word: string): boolean {
+  return PERSON.test(word);
+}
 
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */
 export function impliedWords(part: string): string[] {

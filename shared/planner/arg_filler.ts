@@ -6,6 +6,7 @@
  * in range). Returns undefined when a required arg stays unknown.
  */
 import { stem, tokenize } from "../text/words.ts";
+import { isPersonWord } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -266,10 +267,6 @@ const WRITER = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/;
 /** Words of a first-person part that asks for what it names ("I meant Perth", "I need Lima"). */
 const CORRECTING = /^(?:meant|mean|want|wanted|need|needed|asked|said)$/;
 
-/** Words for a person, whose name may follow: "my friend Jordan", "a client called Chad". */
-const PERSON =
-  /^(?:friend|friends|colleague|colleagues|coworker|boss|manager|client|customer|sister|brother|mother|father|mom|mum|dad|son|daughter|wife|husband|partner|girlfriend|boyfriend|aunt|uncle|cousin|niece|nephew|grandma|grandpa|neighbour|neighbor|teacher|named|called)$/;
-
 /** How much a word of the message is the ask: asked, context, or a person's name. */
 const ASKED = 0;
 const CONTEXT = 1;
@@ -296,7 +293,7 @@ function asides(message: string): number[] {
     const writerPlace = WRITER.test(plain[start]) && !part.some((word) => CORRECTING.test(word));
     for (let i = start; i < end; i++) {
       const context = writerPlace || plain[i - 1] === "not";
-      aside.push(PERSON.test(plain[i - 1] ?? "") ? NAME : context ? CONTEXT : ASKED);
+      aside.push(isPersonWord(plain[i - 1] ?? "") ? NAME : context ? CONTEXT : ASKED);
     }
     start = end;
   }

@@ -126,9 +126,12 @@ export function memoryIntent(
  * "forget everything about me. Good night", "clear my memory, thanks".
  */
 function withoutPleasantries(message: string): string {
+  const isPleasantry = (text: string) => readMessage(text).kind === "greeting";
   for (let text = message;;) {
     const last = /^(.*?\S)\s*[,.;!?]+\s*([^,.;!?]+?)[\s,.;!?]*$/s.exec(text);
-    if (!last || readMessage(last[2]).kind !== "greeting") return text;
+    if (!last || !isPleasantry(last[2])) return text;
+    // Pleasantries after one are what is said ("my parrot says hello, goodbye").
+    if (isPleasantry(last[1].split(/[\s:]+/).at(-1)!)) return text;
     text = last[1];
   }
 }

@@ -8,7 +8,7 @@
  * write.
  */
 import { stem, tokenize } from "../text/words.ts";
-import { isKnownVerb, withoutOpening, withPlainVerbs } from "./action_words.ts";
+import { isKnownVerb, isPersonWord, withoutOpening, withPlainVerbs } from "./action_words.ts";
 
 /** One part of a message. */
 export interface Clause {
@@ -41,14 +41,19 @@ const ASKING_NEXT = new Set(
  * about Lima?", "and in Oslo?", "how about tomorrow", "same for Rome".
  */
 export function followsUp(text: string): boolean {
-  return FOLLOW_UPS.some((pattern) => pattern.test(text)) && tokenize(text).length <= 8;
+  const words = tokenize(text);
+  // "what about my friend Jordan?" asks about a person, not a place.
+  if (words.length > 8 || words.some(isPersonWord)) return false;
+  return FOLLOW_UPS.some((pattern) => pattern.test(text)) ||
+    // "and in Lima?", "And Tokyo?": a question of a few words (not "And Paris is lovely").
+    (words.length <= 5 && AND_VALUE.test(text) && text.trim().endsWith("?"));
 }
 
 const FOLLOW_UPS = [
   /^\W*(?:(?:and|ok|okay|so)\W+)?(?:what|how)\s+about\b/i,
-  /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u,
   /^\W*(?:and\s+)?(?:same|likewise)\s+(?:for|in)\b/i,
 ];
+const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
 
 /** Whether a part opens as a question does ("what time is it", "where is"), not as a relative clause ("where I met Ana"). */
 export function asks(words: readonly string[]): boolean {

@@ -130,6 +130,11 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       // Nothing new named, or a statement: nothing asked again.
       assert.deepEqual(toolsOf(await ask("how about that?", chat)), ["finalize_summary"]);
       assert.deepEqual(toolsOf(await ask("And I live in Bergen", chat)), ["finalize_summary"]);
+      // A remark that opens with "And", or a question about a person, is no follow-up.
+      assert.deepEqual(toolsOf(await ask("And Lisbon was lovely", chat)), ["finalize_summary"]);
+      assert.deepEqual(toolsOf(await ask("what about my aunt Georgia?", chat)), [
+        "finalize_summary",
+      ]);
       // In one message, a part that follows up another.
       const one = await ask("Is it night in Honolulu yet? And what about Denver?");
       assert.deepEqual(zonesOf(one), ["Honolulu", "Denver"]);
@@ -152,6 +157,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "good afternoon, hope you're well",
           "how was your evening?",
           "remind me tomorrow night to call Lima",
+          "Is there a clock shop in Bern?",
+          "why is it dark in Oslo all winter?",
+          "is it a two hour flight to Lisbon?",
         ]
       ) {
         assert.ok(!toolsOf(await ask(message)).includes("get_current_time"), message);
@@ -241,6 +249,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           ["For future reference, my team is Platform", "my team is Platform"],
           // Thanks or a farewell after the ask is not part of the fact.
           ["remember that my locker is 42, thank you!", "my locker is 42"],
+          // …unless the fact is what someone says.
+          ["remember that my nephew always says hi, bye", "my nephew always says hi, bye"],
         ]
       ) {
         const data = await ask(message);
