@@ -39,21 +39,32 @@ const SAME_THING: readonly string[] = [
 
 /**
  * Ways of asking the time without the word, at the start of a part: "what
- * hour is it", "what does the clock say", "is it morning (yet)", "is it late"
- * (not "is there a clock tower …", "why is it dark …").
+ * hour is it", "what's the hour", "what does the clock say", "is it morning
+ * (yet)", "is it late" (not "which clock tower …", "why is it dark …").
  */
 const ASKS_THE_TIME = [
-  /^\W*(?:what|which)\b[^.;!?]*\b(?:hour|clock)\b/i,
+  /^\W*(?:what|which)\s+hour\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+hour\b/i,
+  /^\W*what\b[^.;!?]*\bclocks?\s+(?:say|says|saying|show|shows|showing|read|reads)\b/i,
   /^\W*(?:(?:and|so|but)\s+)?is it (?:(?:yet|still|already|now)\s+)?(?:morning|afternoon|evening|night|nighttime|daytime|late|early|dark|midnight|noon)\b/i,
 ];
 
 /** Words for a person, whose name may follow: "my friend Jordan", "a client called Chad". */
 const PERSON =
-  /^(?:friend|friends|colleague|colleagues|coworker|boss|manager|client|customer|sister|brother|mother|father|mom|mum|dad|son|daughter|wife|husband|partner|girlfriend|boyfriend|aunt|uncle|cousin|niece|nephew|grandma|grandpa|neighbour|neighbor|teacher|named|called)$/;
+  /^(?:friend|friends|colleague|colleagues|coworker|boss|manager|client|customer|sister|brother|mother|father|mom|mum|dad|son|daughter|wife|husband|partner|girlfriend|boyfriend|aunt|uncle|cousin|niece|nephew|grandma|grandpa|neighbour|neighbor|teacher)$/;
 
-/** Whether the word (lower case) stands for a person: "friend", "cousin", "called". */
+/** Whether the word (lower case) stands for a person: "friend", "cousin". */
 export function isPersonWord(word: string): boolean {
   return PERSON.test(word);
+}
+
+/**
+ * Whether the word after `words[0..i)` is a person's name: it follows a word
+ * for a person ("my friend Jordan"), or "called"/"named" after one ("a client
+ * called Chad"; not "the town called Lima").
+ */
+export function namesPerson(words: readonly string[], i: number): boolean {
+  if (i >= 1 && isPersonWord(words[i - 1])) return true;
+  return i >= 2 && /^(?:called|named)$/.test(words[i - 1]) && isPersonWord(words[i - 2]);
 }
 
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */

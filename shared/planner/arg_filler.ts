@@ -6,7 +6,7 @@
  * in range). Returns undefined when a required arg stays unknown.
  */
 import { stem, tokenize } from "../text/words.ts";
-import { isPersonWord } from "./action_words.ts";
+import { namesPerson } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -293,7 +293,9 @@ function asides(message: string): number[] {
     const writerPlace = WRITER.test(plain[start]) && !part.some((word) => CORRECTING.test(word));
     for (let i = start; i < end; i++) {
       const context = writerPlace || plain[i - 1] === "not";
-      aside.push(isPersonWord(plain[i - 1] ?? "") ? NAME : context ? CONTEXT : ASKED);
+      // Within the part: "My boss, Lima, …" names no person Lima.
+      const named = namesPerson(plain.slice(start, i), i - start);
+      aside.push(named ? NAME : context ? CONTEXT : ASKED);
     }
     start = end;
   }

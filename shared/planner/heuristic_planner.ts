@@ -96,9 +96,13 @@ export class HeuristicPlanner implements Planner {
     const reading = readMessage(message, { verbs });
     const { plan, missing } = choose(message, reading, results.length);
     // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value.
-    const topic = earlierUserMessages(request, context).findLast((text) => !followsUp(text));
-    const again = plan.length + missing.length === 0 && topic !== undefined &&
-      followsUp(message) && askedAgain(topic, { tools, verbs, choose, steps: results.length });
+    const again = plan.length + missing.length === 0 && followsUp(message) &&
+      askedAgain(earlierUserMessages(request, context), {
+        tools,
+        verbs,
+        choose,
+        steps: results.length,
+      });
     if (again && again.length > 0) return reply(again);
     // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
     // how are my loops doing?" lists the loops and asks which one.
@@ -178,11 +182,13 @@ export class HeuristicPlanner implements Planner {
 }
 
 /**
- * The reads the previous message asked for, with args the follow-up states:
- * those whose args differ from what the previous message alone gives.
+ * The reads the latest earlier message that asked something by its own words
+ * asked for ("what time is it in Oslo?", "how about the time in Lima?"; not
+ * "and in Lima?"), with args the follow-up states: those whose args differ
+ * from what that message alone gives.
  */
 function askedAgain(
-  previous: string,
+  earlier: readonly string[],
   { tools, verbs, choose, steps }: {
     tools: readonly PlannerTool[];
     verbs: ReadonlySet<string>;
@@ -190,8 +196,11 @@ function askedAgain(
     steps: number;
   },
 ): PlannedAction[] {
+  const plans = (text: string) => choose(text, readMessage(text, { verbs }), steps, false).plan;
+  const previous = earlier.findLast((text) => !followsUp(text) || plans(text).length > 0);
+  if (previous === undefined) return [];
   const reading = readMessage(previous, { verbs });
-  const before = choose(previous, reading, steps, false).plan.map((step) => JSON.stringify(step));
+  const before = plans(previous).map((step) => JSON.stringify(step));
   return choose(previous, reading, steps, true).plan.filter((step) =>
     tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
     Object.keys(step.args).length > 0 && !before.includes(JSON.stringify(step))

@@ -147,6 +147,7 @@ function candidatesFor(
   const aboutFreePart = (profile: ToolProfile) =>
     deciding.length === 0 || questions.some((words) => isAbout(profile, words));
   const words = topicWords(message);
+  const implied = impliedTopicWords(message);
   const reads: Candidate[] = [];
   const writes: Candidate[] = [];
   for (const tool of offered) {
@@ -162,7 +163,8 @@ function candidatesFor(
       if (clause < 0 && !aboutFreePart(profile)) continue;
       // A message about the tool in other words ("what hour is it …" for a time tool) shares
       // none of its text: it stays a candidate, at the least score.
-      const score = clause < 0 ? Math.max(scoreOf(tool), minScore) : scoreOf(tool);
+      const inOtherWords = clause < 0 && [...implied].some((word) => profile.nameWords.has(word));
+      const score = inOtherWords ? Math.max(scoreOf(tool), minScore) : scoreOf(tool);
       if (score < minScore) continue;
       reads.push({ tool, clause, score, byOwnVerb: false });
     } else {
@@ -288,8 +290,13 @@ function takesValue(tool: PlannerTool, word: string): boolean {
 function topicWords(text: string): Set<string> {
   const words = contentWords(text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 "))
     .filter((word) => !/^\d+$/.test(word));
+  return new Set([...words, ...impliedTopicWords(text)]);
+}
+
+/** The words the text's parts mean without saying them (stemmed). */
+function impliedTopicWords(text: string): Set<string> {
   const parts = text.match(/[^.;!?\n,]+[.;!?\n,]*/g) ?? [];
-  return new Set([...words, ...parts.flatMap(impliedWords).map(stem)]);
+  return new Set(parts.flatMap(impliedWords).map(stem));
 }
 
 /**

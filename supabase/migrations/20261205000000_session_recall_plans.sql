@@ -39,9 +39,10 @@ returns table (
 )
 language plpgsql stable
 set search_path = public, extensions, pg_temp
--- Cached generic plans, except for the statements that read the owner's messages through
--- "(x is null or column = x)": those are planned for this owner and session (custom
--- plans, switched on around them), as a heavy owner needs other plans.
+-- Cached generic plans, except for the statements that read all of the owner's messages
+-- (or a large scope's) through "(x is null or column = x)": those are planned for this owner
+-- and session (custom plans, switched on around them), as a heavy owner needs other plans.
+-- A session's own statements keep generic plans: the session's index serves every owner.
 set plan_cache_mode = force_generic_plan
 as $$
 #variable_conflict use_column
@@ -261,7 +262,7 @@ begin
       from public.chat_messages m
       where m.owner = owner_key and (caller_id is null or m.user_id = caller_id)
         and (p_session_id is null or m.session_id = p_session_id)
-        and m.role = 'user' and (not large or m.fts @@ query)
+        and m.role = 'user' and m.fts @@ query
       order by m.seq desc
       limit exact_limit
     ),
@@ -288,15 +289,10 @@ begin
       group by h.id
     ),
     neighboured as (
-      select s.id, s.seq, x.own,
-             coalesce(x.own, 0) + case when large then 0 else neighbour_share * (
-               coalesce(lag(x.own) over w, 0) + coalesce(lead(x.own) over w, 0)
-             ) + second_neighbour_share * (
-               coalesce(lag(x.own, 2) over w, 0) + coalesce(lead(x.own, 2) over w, 0)
-             ) end as rank_score
+      -- Only the messages holding a wanted lexeme are read: no neighbours to share with.
+      select s.id, s.seq, x.own, coalesce(x.own, 0) as rank_score
       from scope s
       left join bm25 x on x.id = s.id
-      window w as (partition by s.session_id order by s.seq)
     ),
     best as (
       select n.id, n.seq, n.rank_score, public.chat_is_question(m.content) as question

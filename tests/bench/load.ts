@@ -125,10 +125,10 @@ async function growingSession(base: string): Promise<LoadResult> {
  * per request.
  */
 async function growthByTurns(databaseUrl: string | undefined): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "mcp-loop-growth-" });
-  const db = databaseUrl
-    ? new PostgresSql({ url: databaseUrl, max: 1 })
-    : await PgliteWorkerSql.open({ dataDir: dir });
+  const dir = databaseUrl ? undefined : await Deno.makeTempDir({ prefix: "mcp-loop-growth-" });
+  const db = dir
+    ? await PgliteWorkerSql.open({ dataDir: dir })
+    : new PostgresSql({ url: databaseUrl!, max: 1 });
   let statements = 0;
   const counted = (q: SqlTx): SqlTx => ({
     query: (text, params) => {
@@ -147,7 +147,7 @@ async function growthByTurns(databaseUrl: string | undefined): Promise<string> {
     const app = createApp(
       loadConfig({
         MCP_LOOP_LOG_LEVEL: "error",
-        ...databaseUrl ? { DATABASE_URL: databaseUrl } : { MCP_LOOP_DATA_DIR: dir },
+        ...dir ? { MCP_LOOP_DATA_DIR: dir } : { DATABASE_URL: databaseUrl! },
       }),
       { sql },
     );
@@ -187,7 +187,7 @@ async function growthByTurns(databaseUrl: string | undefined): Promise<string> {
     return lines.join("\n");
   } finally {
     await db.close();
-    await Deno.remove(dir, { recursive: true });
+    if (dir) await Deno.remove(dir, { recursive: true });
   }
 }
 
@@ -208,7 +208,9 @@ if (Deno.args.includes("--growing")) {
     databaseUrl ? { DATABASE_URL: databaseUrl } : { MCP_LOOP_DATA_DIR: dataDir },
   );
   try {
-    await loopLoad(server.base, { total: 300, connections: 1, sessions: 50 }); // warm-up
+    // Warm-up, in sessions of its own (a reused database keeps the earlier runs').
+    const prefix = `warm-${crypto.randomUUID()}`;
+    await loopLoad(server.base, { total: 300, connections: 1, sessions: 50, prefix });
     const rows = [
       {
         name: "POST /mcp-loop, one session growing for 8 s, 1 connection",

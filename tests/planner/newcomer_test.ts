@@ -100,6 +100,12 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["What time is it in Oslo? My aunt lives in Perth.", ["Oslo"], /Europe\/Oslo/],
         // A person's name that is also a country's is no place when another is named.
         ["what's the time for my cousin Chad in Madrid?", ["Madrid"], /Europe\/Madrid/],
+        // "called" names a person only after a word for one.
+        [
+          "the time in Oslo, and the time in the town called Lima?",
+          ["Oslo", "Lima"],
+          /America\/Lima/,
+        ],
         ["My neighbour Jordan moved to Quito; what time is it there?", ["Quito"], /Guayaquil/],
         // Cities of one zone are still several places; a town named like a known city, by its region.
         ["time in Venice, Florence and Turin", ["Venice", "Florence", "Turin"], /Turin/],
@@ -135,6 +141,11 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.deepEqual(toolsOf(await ask("what about my aunt Georgia?", chat)), [
         "finalize_summary",
       ]);
+      // A question worded as a follow-up that asks by its own words is the one followed up.
+      const fresh = `follow-${crypto.randomUUID()}`;
+      await ask("list my loops", fresh);
+      assert.deepEqual(zonesOf(await ask("how about the time in Perth?", fresh)), ["Perth"]);
+      assert.deepEqual(zonesOf(await ask("and Dakar?", fresh)), ["Dakar"]);
       // In one message, a part that follows up another.
       const one = await ask("Is it night in Honolulu yet? And what about Denver?");
       assert.deepEqual(zonesOf(one), ["Honolulu", "Denver"]);
@@ -160,6 +171,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "Is there a clock shop in Bern?",
           "why is it dark in Oslo all winter?",
           "is it a two hour flight to Lisbon?",
+          "which clock tower is the tallest in Bern?",
         ]
       ) {
         assert.ok(!toolsOf(await ask(message)).includes("get_current_time"), message);
