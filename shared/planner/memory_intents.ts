@@ -130,8 +130,10 @@ function withoutPleasantries(message: string): string {
   for (let text = message;;) {
     const last = /^(.*?\S)\s*[,.;!?]+\s*([^,.;!?]+?)[\s,.;!?]*$/s.exec(text);
     if (!last || !isPleasantry(last[2])) return text;
-    // Pleasantries after one are what is said ("my parrot says hello, goodbye").
-    if (isPleasantry(last[1].split(/[\s:]+/).at(-1)!)) return text;
+    // Pleasantries after one that ends a part are what is said ("my parrot says hello, goodbye";
+    // not "clear my memory, thanks, good evening").
+    const ending = last[1].split(/[,.;!?]/).at(-1)!;
+    if (!isPleasantry(ending) && isPleasantry(ending.split(/[\s:]+/).at(-1)!)) return text;
     text = last[1];
   }
 }

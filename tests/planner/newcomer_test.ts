@@ -274,7 +274,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       }
       const later = await ask("What is my name?", `later-${crypto.randomUUID()}`);
       assert.match(later.summaryMessage!, /You asked me to remember: "My name is Ana"/);
-      for (const message of ["wipe your memory, cheers", "forget everything about me. Bye!"]) {
+      for (
+        const message of [
+          "wipe your memory, cheers",
+          "forget everything about me. Bye!",
+          "wipe your memory, thanks, have a good evening",
+        ]
+      ) {
         const data = await ask(message, `wipe-${crypto.randomUUID()}`);
         assert.deepEqual(data.plan[0].args, { everything: true }, message);
       }
