@@ -184,8 +184,8 @@ export class HeuristicPlanner implements Planner {
 /**
  * The reads the latest earlier message that asked something by its own words
  * asked for ("what time is it in Oslo?", "how about the time in Lima?"; not
- * "and in Lima?"), with args the follow-up states: those whose args differ
- * from what that message alone gives.
+ * "and in Lima?" or "thanks!"), with args the follow-up states: those whose
+ * args differ from what that message alone gives.
  */
 function askedAgain(
   earlier: readonly string[],
@@ -197,7 +197,8 @@ function askedAgain(
   },
 ): PlannedAction[] {
   const plans = (text: string) => choose(text, readMessage(text, { verbs }), steps, false).plan;
-  const previous = earlier.findLast((text) => !followsUp(text) || plans(text).length > 0);
+  // Past "thanks!" or "ok": the latest message that asked for something by its own words.
+  const previous = earlier.findLast((text) => plans(text).length > 0);
   if (previous === undefined) return [];
   const reading = readMessage(previous, { verbs });
   const before = plans(previous).map((step) => JSON.stringify(step));

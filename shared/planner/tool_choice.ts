@@ -156,9 +156,11 @@ function candidatesFor(
       if (reading.kind === "statement" || reading.kind === "greeting") continue;
       // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it; not by its
       // verb for another thing ("list my invoices" lists no loops; "show my loops. What time is
-      // it in Paris?" asks the time by its question, not by "show").
-      let clause = asking.findIndex((clause) => answersVerb(clause, profile));
-      if (clause >= 0 && namesOtherThing(asking[clause], kin(tool, offered), profile)) clause = -1;
+      // it in Paris?" asks the time by its question, not by "show"; "show me the time in Lima and
+      // list my loops" asks for the loops by "list").
+      const clause = asking.findIndex((clause) =>
+        answersVerb(clause, profile) && !namesOtherThing(clause, kin(tool, offered), profile)
+      );
       if (clause < 0 && !isAbout(profile, words)) continue;
       if (clause < 0 && !aboutFreePart(profile)) continue;
       // A message about the tool in other words ("what hour is it …" for a time tool) shares

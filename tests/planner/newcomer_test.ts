@@ -146,6 +146,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       await ask("list my loops", fresh);
       assert.deepEqual(zonesOf(await ask("how about the time in Perth?", fresh)), ["Perth"]);
       assert.deepEqual(zonesOf(await ask("and Dakar?", fresh)), ["Dakar"]);
+      // Past a turn that asked nothing.
+      await ask("thank you!", fresh);
+      assert.deepEqual(zonesOf(await ask("and in Hanoi?", fresh)), ["Hanoi"]);
       // In one message, a part that follows up another.
       const one = await ask("Is it night in Honolulu yet? And what about Denver?");
       assert.deepEqual(zonesOf(one), ["Honolulu", "Denver"]);
@@ -154,6 +157,12 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.deepEqual(toolsOf(listed), [
         "list_active_loops",
         "get_current_time",
+        "finalize_summary",
+      ]);
+      const twoReads = await ask("give me the time in Quito and list my loops");
+      assert.deepEqual(toolsOf(twoReads), [
+        "get_current_time",
+        "list_active_loops",
         "finalize_summary",
       ]);
     });
