@@ -194,10 +194,11 @@ export function eachStatedValue(
     const own = lists.find(({ phrases }) => phrases.includes(value));
     if (!own) continue;
     const aside = asides(message);
-    const ownPart = partAround(message, own.start);
+    const raw = message.split(/\s+/);
+    const ownPart = partAround(raw, own.start);
     // In the part of the value found, only its list may be asked ("… in Lagos for my colleague Jordan").
     const asked = lists.map(({ start }) => {
-      const part = partAround(message, start);
+      const part = partAround(raw, start);
       const another = part.start === ownPart.start && start !== own.start;
       return !another && !aside[start] && asksAgain(part.text);
     });
@@ -215,9 +216,8 @@ export function eachStatedValue(
   return [args];
 }
 
-/** The part of the message (between commas or sentence ends) holding its `index`th word. */
-function partAround(message: string, index: number): { text: string; start: number } {
-  const raw = message.split(/\s+/);
+/** The part (between commas or sentence ends) of the message's `raw` words holding the `index`th. */
+function partAround(raw: readonly string[], index: number): { text: string; start: number } {
   const ends = (i: number) => /[,.;:!?]$/.test(raw[i]);
   let start = index;
   while (start > 0 && !ends(start - 1)) start--;
@@ -291,10 +291,11 @@ function asides(message: string): number[] {
     const part = plain.slice(start, end).flatMap((word) => word.split(/(?=')/));
     // "I meant Perth": a correction names what is meant, not where the writer is.
     const writerPlace = WRITER.test(plain[start]) && !part.some((word) => CORRECTING.test(word));
+    // Names within the part only: "My boss, Lima, …" names no person Lima.
+    const partWords = plain.slice(start, end);
     for (let i = start; i < end; i++) {
       const context = writerPlace || plain[i - 1] === "not";
-      // Within the part: "My boss, Lima, …" names no person Lima.
-      const named = namesPerson(plain.slice(start, i), i - start);
+      const named = namesPerson(partWords, i - start);
       aside.push(named ? NAME : context ? CONTEXT : ASKED);
     }
     start = end;

@@ -196,16 +196,17 @@ function askedAgain(
     steps: number;
   },
 ): PlannedAction[] {
-  const plans = (text: string) => choose(text, readMessage(text, { verbs }), steps, false).plan;
   // Past "thanks!" or "ok": the latest message that asked for something by its own words.
-  const previous = earlier.findLast((text) => plans(text).length > 0);
-  if (previous === undefined) return [];
-  const reading = readMessage(previous, { verbs });
-  const before = plans(previous).map((step) => JSON.stringify(step));
-  return choose(previous, reading, steps, true).plan.filter((step) =>
-    tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
-    Object.keys(step.args).length > 0 && !before.includes(JSON.stringify(step))
-  );
+  for (const previous of [...earlier].reverse()) {
+    const reading = readMessage(previous, { verbs });
+    const before = choose(previous, reading, steps, false).plan.map((step) => JSON.stringify(step));
+    if (before.length === 0) continue;
+    return choose(previous, reading, steps, true).plan.filter((step) =>
+      tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
+      Object.keys(step.args).length > 0 && !before.includes(JSON.stringify(step))
+    );
+  }
+  return [];
 }
 
 /** The user's message before the latest: earlier in the request, else the latest stored one. */

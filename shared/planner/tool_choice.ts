@@ -146,8 +146,8 @@ function candidatesFor(
   ).map((clause) => topicWords(clause.words.join(" ")));
   const aboutFreePart = (profile: ToolProfile) =>
     deciding.length === 0 || questions.some((words) => isAbout(profile, words));
-  const words = topicWords(message);
   const implied = impliedTopicWords(message);
+  const words = topicWords(message, implied);
   const reads: Candidate[] = [];
   const writes: Candidate[] = [];
   for (const tool of offered) {
@@ -289,10 +289,10 @@ function takesValue(tool: PlannerTool, word: string): boolean {
  * numbers ("12 times 7" is a sum, not the time); with the words a part means
  * without saying them ("time" for "what hour is it in Lima?").
  */
-function topicWords(text: string): Set<string> {
+function topicWords(text: string, implied = impliedTopicWords(text)): Set<string> {
   const words = contentWords(text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 "))
     .filter((word) => !/^\d+$/.test(word));
-  return new Set([...words, ...impliedTopicWords(text)]);
+  return new Set([...words, ...implied]);
 }
 
 /** The words the text's parts mean without saying them (stemmed). */
