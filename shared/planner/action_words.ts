@@ -37,15 +37,29 @@ const SAME_THING: readonly string[] = [
   "memory fact",
 ];
 
+/** A part of the day, a meal's time or a day of the week: "is it lunchtime", "is it Friday". */
+const TIME_OF_DAY = String
+  .raw`(?:morning|afternoon|evening|night|nighttime|night time|daytime|late|early|dark|light|midnight|noon|midday|(?:lunch|dinner|supper|breakfast|tea|bed)\s*time|the weekend|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
+/** A time on the clock: "5pm", "7:30", "9 o'clock"; a bare hour after "past", "after" or "before". */
+const CLOCK_TIME = String
+  .raw`(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)|\d{1,2}:\d{2}|(?:past|after|before)\s+\d{1,2})`;
+
 /**
  * Ways of asking the time without the word, at the start of a part: "what
  * hour is it", "what's the hour", "what does the clock say", "is it morning
- * (yet)", "is it late" (not "which clock tower …", "why is it dark …").
+ * (yet)", "is it too late", "is it lunchtime", "is it Friday", "is it 5pm
+ * yet", "how many hours ahead is …" (not "which clock tower …", "why is it
+ * dark …", "how many hours did I log").
  */
 const ASKS_THE_TIME = [
   /^\W*(?:what|which)\s+hour\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+hour\b/i,
   /^\W*what\b[^.;!?]*\bclocks?\s+(?:say|says|saying|show|shows|showing|read|reads)\b/i,
-  /^\W*(?:(?:and|so|but)\s+)?is it (?:(?:yet|still|already|now)\s+)?(?:morning|afternoon|evening|night|nighttime|daytime|late|early|dark|midnight|noon)\b/i,
+  new RegExp(
+    String
+      .raw`^\W*(?:(?:and|so|but)\s+)?is it (?:(?:yet|still|already|now|too|very|quite|pretty|really|almost|nearly|past|after)\s+)*(?:${TIME_OF_DAY}|${CLOCK_TIME})(?![\w'])`,
+    "i",
+  ),
+  /^\W*(?:(?:and|so|but)\s+)?how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart|earlier|later)\b/i,
 ];
 
 /** Words for a person, whose name may follow: "my friend Jordan", "a client called Chad". */

@@ -4,7 +4,9 @@
  * each opens with, whether it asks, questions, states or greets), then:
  * "remember that …", "forget …" and "erase this chat" plan the
  * memory tools (`memory_intents.ts`); "what can you do?" and a question about
- * what was said earlier plan only the reply; anything else plans the tools the
+ * what was said earlier or what the memory holds plan only the reply; a
+ * follow-up ("and in Lima?") asks the latest question again, and "there"
+ * takes the place an earlier sentence names; anything else plans the tools the
  * message asks for or is about (`tool_choice.ts`: a write needs a verb that
  * asks for it and what it acts on), ranked by lexical similarity (hashing
  * vectors) between the message and each tool's name and description, with
@@ -17,10 +19,15 @@
  */
 import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
-import { cosine } from "../text/words.ts";
+import { cosine, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
-import { recallMemory, recallQuestion, recallStatements } from "../tools/recall.ts";
+import {
+  asksWhatIsRemembered,
+  recallMemory,
+  recallQuestion,
+  recallStatements,
+} from "../tools/recall.ts";
 import { memoryAskEnds, memoryIntent } from "./memory_intents.ts";
 import {
   asksForCapabilities,
@@ -77,32 +84,33 @@ export class HeuristicPlanner implements Planner {
           : steps,
       );
     const message = request.messages[request.messages.length - 1]?.content ?? "";
-    const previous = previousUserMessage(request, context);
+    const earlier = earlierUserMessages(request, context);
+    const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);
-    const choose = this.#chooser(message, context, tools);
+    const choose = this.#chooser(context, tools);
     const both = this.#memoryThenMore(
       message,
       tools,
       previous,
       verbs,
-      (text, reading, argsInWhole) => choose(text, reading, results.length + 1, argsInWhole),
+      (text, reading, argsInWhole) =>
+        choose(text, reading, results.length + 1, argsInWhole ? message : undefined),
     );
     if (both) return reply(both);
     const intent = memoryIntent(message, tools, { previous });
     if (intent) return reply([intent]);
     if (asksForCapabilities(message)) return reply([], capabilitiesNote(tools));
-    // The reply brings back what was said earlier (see `recall.ts`).
-    if (recallQuestion(message)) return reply([]);
+    // The reply brings back what was said earlier, or what the memory holds (see `recall.ts`).
+    if (recallQuestion(message) || asksWhatIsRemembered(message)) return reply([]);
     const reading = readMessage(message, { verbs });
-    const { plan, missing } = choose(message, reading, results.length);
+    const chosen = choose(message, reading, results.length);
+    // "My friend lives in Lagos." then "what time is it there?": the place said before.
+    const there = pointsThere(message) && chosen.plan.length > 0 &&
+      thereBefore(message, earlier, (text) => choose(message, reading, results.length, text));
+    const { plan, missing } = there || chosen;
     // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value.
     const again = plan.length + missing.length === 0 && followsUp(message) &&
-      askedAgain(earlierUserMessages(request, context), {
-        tools,
-        verbs,
-        choose,
-        steps: results.length,
-      });
+      askedAgain(message, earlier, { tools, verbs, choose, steps: results.length });
     if (again && again.length > 0) return reply(again);
     // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
     // how are my loops doing?" lists the loops and asks which one.
@@ -147,15 +155,15 @@ export class HeuristicPlanner implements Planner {
   }
 
   /**
-   * Plans `text` (the message, or the rest of it after a memory ask) with the
-   * tools; `argsInWhole` looks for args in the whole `message`.
+   * Plans `text` (the message, the rest of it after a memory ask, or an earlier one asked again) with the
+   * tools; args are looked for in `argText` when given (else in `text`).
    */
-  #chooser(message: string, context: Record<string, unknown>, tools: readonly PlannerTool[]) {
-    return (text: string, reading: MessageReading, earlierSteps: number, argsInWhole = false) => {
+  #chooser(context: Record<string, unknown>, tools: readonly PlannerTool[]) {
+    return (text: string, reading: MessageReading, earlierSteps: number, argText?: string) => {
       const vector = hashingVector(text);
       return chooseTools({
         message: text,
-        ...(argsInWhole ? { argText: message } : {}),
+        ...(argText !== undefined ? { argText } : {}),
         reading,
         context,
         tools,
@@ -185,36 +193,73 @@ export class HeuristicPlanner implements Planner {
  * The reads the latest earlier message that asked something by its own words
  * asked for ("what time is it in Oslo?", "how about the time in Lima?"; not
  * "and in Lima?" or "thanks!"), with args the follow-up states: those whose
- * args differ from what that message alone gives.
+ * args differ from what that message alone gives, or name a value the
+ * follow-up says ("time in Oslo and Lima?", then "what about Lima?").
  */
 function askedAgain(
+  followUp: string,
   earlier: readonly string[],
   { tools, verbs, choose, steps }: {
     tools: readonly PlannerTool[];
     verbs: ReadonlySet<string>;
-    choose: (text: string, reading: MessageReading, steps: number, inWhole: boolean) => ToolChoice;
+    choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
     steps: number;
   },
 ): PlannedAction[] {
   // Past "thanks!" or "ok": the latest message that asked for something by its own words.
   for (const previous of [...earlier].reverse()) {
     const reading = readMessage(previous, { verbs });
-    const before = choose(previous, reading, steps, false).plan.map((step) => JSON.stringify(step));
+    const before = choose(previous, reading, steps).plan.map((step) => JSON.stringify(step));
     if (before.length === 0) continue;
-    return choose(previous, reading, steps, true).plan.filter((step) =>
+    const said = tokenize(followUp).join(" ");
+    const statesValue = (step: PlannedAction) =>
+      Object.values(step.args).some((value) =>
+        typeof value === "string" && tokenize(value).length > 0 &&
+        ` ${said} `.includes(` ${tokenize(value).join(" ")} `)
+      );
+    return choose(previous, reading, steps, followUp).plan.filter((step) =>
       tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
-      Object.keys(step.args).length > 0 && !before.includes(JSON.stringify(step))
+      Object.keys(step.args).length > 0 &&
+      (!before.includes(JSON.stringify(step)) || statesValue(step))
     );
   }
   return [];
 }
 
-/** The user's message before the latest: earlier in the request, else the latest stored one. */
-function previousUserMessage(
-  request: MCPRequest,
-  context: Record<string, unknown>,
-): string | undefined {
-  return earlierUserMessages(request, context).at(-1);
+/** "there" as a place ("what time is it there?"), not as in "is there …" or "there are …". */
+function pointsThere(message: string): boolean {
+  const text = tokenize(message).join(" ");
+  return / there\b/.test(` ${text}`) &&
+    !/\b(?:is|are|was|were|s|isn t|aren t) there\b|\bthere (?:is|are|was|were|s|be|will|may|might|must|has|have)\b/
+      .test(text);
+}
+
+/** Sentences of earlier messages searched for what "there" points to. */
+const THERE_REACH = 6;
+
+/**
+ * For a message whose plan has no args, the plan with args from the latest
+ * earlier sentence that gives some (`chooseWith` plans the message, its args
+ * looked for in that sentence and the message): "My friend Jordan lives in
+ * Lagos." then "what time is it there?" gives Lagos' time. None when no
+ * sentence within reach does.
+ */
+function thereBefore(
+  message: string,
+  earlier: readonly string[],
+  chooseWith: (argText?: string) => ToolChoice,
+): ToolChoice | undefined {
+  const { plan } = chooseWith();
+  // "My neighbour moved to Quito; what time is it there?" says where itself.
+  if (plan.some((step) => Object.keys(step.args).length > 0)) return undefined;
+  const alone = JSON.stringify(plan);
+  const sentences = earlier.flatMap((text) => text.match(/[^.;!?\n]+[.;!?\n]*/g) ?? []);
+  for (const sentence of sentences.slice(-THERE_REACH).reverse()) {
+    const said = sentence.trim();
+    const choice = chooseWith(`${said}${/[.;!?]$/.test(said) ? "" : "."} ${message}`);
+    if (JSON.stringify(choice.plan) !== alone) return choice;
+  }
+  return undefined;
 }
 
 /** The user's messages before the latest, oldest first: the stored ones, then the request's. */

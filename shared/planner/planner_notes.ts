@@ -97,7 +97,14 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
   }).join("\n");
 }
 
-/** A word back for a greeting, thanks or goodbye. */
+/** Words that acknowledge what was said ("ok, great"). */
+const ACKNOWLEDGING = new Set(
+  "ok okay great cool perfect awesome excellent brilliant alright nice lovely so very much".split(
+    " ",
+  ),
+);
+
+/** A word back for a greeting, thanks, goodbye or acknowledgement. */
 export function greetingNote(message: string): string {
   const words = new Set(tokenize(message));
   if (["thanks", "thank", "cheers", "helpful"].some((word) => words.has(word))) {
@@ -106,6 +113,10 @@ export function greetingNote(message: string): string {
   const seeYou = words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word));
   if (seeYou || ["bye", "goodbye", "have", "night"].some((word) => words.has(word))) {
     return "Goodbye!";
+  }
+  // "ok", "great", "perfect": an acknowledgement, not a hello.
+  if ([...words].every((word) => ACKNOWLEDGING.has(word))) {
+    return 'Glad to help. Ask me for something else, or "what can you do?" to see my tools.';
   }
   return 'Hello! I choose tools by the words of your message: ask "what can you do?" to see them.';
 }

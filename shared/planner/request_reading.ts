@@ -8,7 +8,13 @@
  * write.
  */
 import { stem, tokenize } from "../text/words.ts";
-import { isKnownVerb, isPersonWord, withoutOpening, withPlainVerbs } from "./action_words.ts";
+import {
+  impliedWords,
+  isKnownVerb,
+  isPersonWord,
+  withoutOpening,
+  withPlainVerbs,
+} from "./action_words.ts";
 
 /** One part of a message. */
 export interface Clause {
@@ -40,7 +46,9 @@ const ASKING_NEXT = new Set(
  * Whether the text asks again what was just asked, of something else: "what
  * about Lima?", "and in Oslo?", "how about tomorrow", "same for Rome".
  */
-export function followsUp(text: string): boolean {
+export function followsUp(written: string): boolean {
+  // "Great, thanks. And in Paris?": what follows the thanks.
+  const text = withoutLeadingPleasantries(written);
   const words = tokenize(text);
   // "what about my friend Jordan?" asks about a person, not a place.
   if (words.length > 8 || words.some(isPersonWord)) return false;
@@ -54,6 +62,21 @@ const FOLLOW_UPS = [
   /^\W*(?:and\s+)?(?:same|likewise)\s+(?:for|in)\b/i,
 ];
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
+
+/** The text without the thanks or greetings it opens with ("ok, thanks! what about Lima?"). */
+function withoutLeadingPleasantries(text: string): string {
+  for (let rest = text;;) {
+    const first = /^\s*([^,.;!?]+)[,.;!?]+\s*(\S.*)$/s.exec(rest);
+    if (!first || !isGreeting(tokenize(first[1]))) return rest;
+    rest = first[2];
+  }
+}
+
+/** Whether the words greet, thank or take leave, and say nothing else ("thanks a lot"; not "what?"). */
+function isGreeting(words: readonly string[]): boolean {
+  return words.length > 0 && words.length <= 8 && words.every((word) => GREETING.has(word)) &&
+    words.some((word) => !GREETING_FILLER.has(word));
+}
 
 /** Whether a part opens as a question does ("what time is it", "where is"), not as a relative clause ("where I met Ana"). */
 export function asks(words: readonly string[]): boolean {
@@ -84,7 +107,7 @@ const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
-    "that was helpful").split(" "),
+    "that was helpful perfect awesome excellent brilliant alright").split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
@@ -118,10 +141,8 @@ export function readMessage(
   });
   const words = tokenize(message);
   let kind: MessageKind;
-  if (
-    words.length > 0 && words.length <= 8 && words.every((word) => GREETING.has(word)) &&
-    words.some((word) => !GREETING_FILLER.has(word))
-  ) {
+  // "is it night?" asks the time; "good night" says goodbye.
+  if (isGreeting(words) && impliedWords(message).length === 0) {
     kind = "greeting";
   } else if (clauses.some((clause) => clause.verb)) kind = "request";
   else if (

@@ -159,7 +159,8 @@ function candidatesFor(
       // it in Paris?" asks the time by its question, not by "show"; "show me the time in Lima and
       // list my loops" asks for the loops by "list").
       const clause = asking.findIndex((clause) =>
-        answersVerb(clause, profile) && !namesOtherThing(clause, kin(tool, offered), profile)
+        answersVerb(clause, profile) &&
+        (!namesOtherThing(clause, kin(tool, offered), profile) || namesInList(clause, profile))
       );
       if (clause < 0 && !isAbout(profile, words)) continue;
       if (clause < 0 && !aboutFreePart(profile)) continue;
@@ -255,6 +256,19 @@ function namesOtherThing(
     profile.objects.has(same) || profile.nameWords.has(same) || profile.descriptionWords.has(same)
   );
   return !related && ![tool, ...kin].some((each) => takesValue(each, object));
+}
+
+/**
+ * Whether one of the things the clause lists after its verb is the tool's
+ * own: "show me my loops and the time in Tokyo" asks for the loops and the
+ * time, though it ends naming Tokyo.
+ */
+function namesInList(clause: Clause, profile: ToolProfile): boolean {
+  const listed = clause.words.slice(1).join(" ").split(/\b(?:and|plus|also)\b/);
+  return listed.length > 1 &&
+    listed.some((thing) =>
+      tokenize(thing).some((word) => !isKnownVerb(word) && profile.nameWords.has(stem(word)))
+    );
 }
 
 /** `tool`, then the offered tools whose names share a word with its name (a loop's tools). */

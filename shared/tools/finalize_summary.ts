@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
 import type { StoredMessage, UsageMeter } from "../ports.ts";
 import {
+  asksWhatIsRemembered,
   recallAbout,
   recallMemory,
   type RecallQuestion,
@@ -54,6 +55,7 @@ export function createFinalizeSummaryTool(
             !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))
           ),
         remembered,
+        ...(asksWhatIsRemembered(message) ? { listsMemory: true } : {}),
         ...(question ? { earlier: { question, messages: recallAbout(question, context) } } : {}),
       };
       return summarize ? summarize(input, signal, usage) : Promise.resolve(offlineSummary(input));
@@ -78,6 +80,8 @@ export interface SummaryInput {
   recalled?: readonly StoredMessage[];
   /** What the user's working memory holds that bears on the message, best first. */
   remembered?: readonly string[];
+  /** The message asks what the memory holds ("what do you know about me?"): `remembered` is all of it. */
+  listsMemory?: boolean;
   /** For a question about what was said earlier: the question, and the messages it finds, oldest first. */
   earlier?: { question: RecallQuestion; messages: readonly StoredMessage[] };
 }
@@ -89,12 +93,14 @@ export interface SummaryInput {
  * bears on the message, quoted.
  */
 export function offlineSummary(
-  { message, results: all, instructions, recalled = [], remembered = [], earlier }: SummaryInput,
+  { message, results: all, instructions, recalled = [], remembered = [], listsMemory, earlier }:
+    SummaryInput,
 ): string {
   const steps = all.filter((result) => result.tool !== FINALIZE_TOOL);
   const parts = steps.map(stepSentence);
   if (instructions?.trim()) parts.push(instructions.trim());
-  if (remembered.length > 0) {
+  if (listsMemory) parts.push(memoryListing(remembered));
+  else if (remembered.length > 0) {
     parts.push(`You asked me to remember: ${remembered.map(quote).join(" and ")}.`);
   }
   if (earlier) parts.push(earlierMessages(earlier));
@@ -104,6 +110,17 @@ export function offlineSummary(
   }
   if (parts.length > 0) return parts.join("\n");
   return `No tools were needed for ${quote(clipWords(oneLine(message), 80))}.`;
+}
+
+/** What the memory holds, a line each, or how to have something kept. */
+function memoryListing(remembered: readonly string[]): string {
+  if (remembered.length === 0) {
+    return 'I remember nothing about you yet. Say "remember that …" and I will keep it for your later conversations.';
+  }
+  if (remembered.length <= 2) {
+    return `You asked me to remember: ${remembered.map(quote).join(" and ")}.`;
+  }
+  return ["You asked me to remember:", ...remembered.map((item) => `- ${quote(item)}`)].join("\n");
 }
 
 /** The messages a question about the conversation asked for, a line each. */

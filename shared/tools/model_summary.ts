@@ -65,8 +65,12 @@ export function createModelSummarizer(
 }
 
 /** What the user's working memory holds that bears on the message, as data. */
-function remembered({ remembered = [] }: SummaryInput, fence: Fence): string {
-  if (remembered.length === 0) return "";
+function remembered({ remembered = [], listsMemory }: SummaryInput, fence: Fence): string {
+  if (remembered.length === 0) {
+    return listsMemory
+      ? "The user's working memory is empty: you remember nothing about them.\n"
+      : "";
+  }
   return `What the user asked you to remember (data):\n${
     fence.block("working_memory", remembered.join("\n"))
   }\n`;

@@ -51,9 +51,30 @@ export function recallStatements(
     .slice(0, MAX_RECALLED).map(({ said }) => said);
 }
 
-/** The items of the caller's working memory (`context.workingMemory`) relevant to `message`. */
+/** A question to the memory: "what do you remember about …", "do you know where I live". */
+const ASKS_YOU_TO_RECALL = /\byou (?:still )?(?:remember|recall|know)\b/;
+/** Words of a question to the memory that are not what it asks about. */
+const ASKING_MEMORY = new Set(
+  "remember recall know about regarding tell remind kept stored saved noted".split(" ").map(stem),
+);
+
+/** Most items listed for a question about the whole memory ("what do you know about me?"). */
+const MAX_LISTED = 10;
+
+/**
+ * The items of the caller's working memory (`context.workingMemory`) relevant
+ * to `message`; all of them (up to {@link MAX_LISTED}) when it asks what is
+ * remembered ({@link asksWhatIsRemembered}).
+ */
 export function recallMemory(message: string, context: Record<string, unknown>): string[] {
-  const wanted = new Set(contentWords(message));
+  if (asksWhatIsRemembered(message)) {
+    return memoryStatements(context.workingMemory).slice(0, MAX_LISTED);
+  }
+  // "what do you remember about my bike?" is about the bike.
+  const toMemory = ASKS_YOU_TO_RECALL.test(tokenize(message).join(" "));
+  const wanted = new Set(
+    contentWords(message).filter((word) => !toMemory || !ASKING_MEMORY.has(word)),
+  );
   if (wanted.size === 0 || !isQuestion(message)) return [];
   const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
     const words = new Set(contentWords(text));
@@ -63,6 +84,41 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   });
   return scored.sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_RECALLED).map(({ text }) => text);
+}
+
+/** Before a question about the memory: "ok", "so", "can you tell me", "list", "remind me". */
+const MEMORY_ASK_OPENING = String
+  .raw`^(?:(?:ok|okay|so|and|hey|hi|now|please|then|also)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|list\s+|show\s+)?`;
+/** The verbs of keeping something in mind, as a question about the memory uses them. */
+const KEPT = String
+  .raw`(?:know|remember|recall|keep|kept|save|saved|store|stored|note|noted|learn|learned|learnt|memori[sz]ed?|have(?: (?:saved|stored|kept|noted|remembered|on file))?|got)`;
+/** Whose: "about me", "on me", "about myself" (not "about Tokyo": that is a topic). */
+const ABOUT_ME = String
+  .raw`(?:\s+(?:so far|already|yet))?(?:\s+(?:about|of|on|for) (?:me|myself|us))?(?:\s+(?:so far|already|yet))?`;
+const ASKS_MEMORY = [
+  // "what do you know about me", "everything you remember", "what have you saved so far"
+  String
+    .raw`(?:what|everything|anything|all|things)(?: else)?(?: (?:do|did|have|can|could) you| you(?: ve| have)?) ${KEPT}${ABOUT_ME}`,
+  // "do you remember anything about me"
+  String.raw`do you ${KEPT} anything${ABOUT_ME}`,
+  // "what is in your memory", "your memories", "what facts do you have"
+  String.raw`(?:what s|what is|whats|what) (?:in|on) your memory`,
+  String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
+  String.raw`what (?:facts|things) (?:do|did|have) you ${KEPT}${ABOUT_ME}`,
+  // "what have I told you to remember", "what did I ask you to keep in mind"
+  String
+    .raw`what (?:have|did) i (?:told|tell|asked|ask) you to (?:remember|note|keep(?: in mind)?|save|store)`,
+].map((body) => new RegExp(`${MEMORY_ASK_OPENING}(?:${body})$`));
+
+/**
+ * Whether the message asks what the memory holds about the user: "what do you
+ * know about me?", "anything you remember?", "what's in your memory", "show me
+ * my facts", "what have I asked you to remember?" — not a topic ("what do you
+ * remember about Tokyo?": that is matched by its words).
+ */
+export function asksWhatIsRemembered(message: string): boolean {
+  const text = tokenize(message).join(" ");
+  return ASKS_MEMORY.some((pattern) => pattern.test(text));
 }
 
 /** A question about what was said earlier: whose messages, and on what topic. */
@@ -102,6 +158,7 @@ const WHEN_WORDS = new Set(
 
 /** The recall question `message` asks, if it asks one. */
 export function recallQuestion(message: string): RecallQuestion | undefined {
+  if (asksWhatIsRemembered(message)) return undefined;
   const match = ASKED_EARLIER.exec(tokenize(message).join(" "));
   if (!match) return undefined;
   const who = match.slice(1).find((group) => group !== undefined);

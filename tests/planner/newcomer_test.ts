@@ -111,6 +111,14 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["time in Venice, Florence and Turin", ["Venice", "Florence", "Turin"], /Turin/],
         ["what time is it in Naples, Florida?", ["Naples Florida"], /America\/New_York/],
         ["time in Durban, South Africa", ["Durban South Africa"], /Africa\/Johannesburg/],
+        // The time asked by what it is for: too late, a meal, a day, an hour on the clock.
+        ["Is it too late to ring Seoul?", ["Seoul"], /Asia\/Seoul/],
+        ["is it dinnertime in Rome yet?", ["Rome"], /Europe\/Rome/],
+        ["is it 9am in Denver already?", ["Denver"], /America\/Denver/],
+        ["Is it Sunday in Auckland?", ["Auckland"], /Pacific\/Auckland/],
+        // A comparison asks both places.
+        ["how many hours behind is Denver from Boston?", ["Denver", "Boston"], /New_York/],
+        ["time in Cairo versus Lagos", ["Cairo", "Lagos"], /Africa\/Lagos/],
       ];
       for (const [message, places, reply] of cases) {
         const data = await ask(message);
@@ -165,6 +173,39 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         "list_active_loops",
         "finalize_summary",
       ]);
+      // Two things after one verb.
+      const oneVerb = await ask("pull up my loops and the time in Manila");
+      assert.deepEqual(new Set(toolsOf(oneVerb)), new Set(toolsOf(twoReads)));
+      assert.deepEqual(zonesOf(oneVerb), ["Manila"]);
+    });
+
+    await t.step("a follow-up after thanks, a value asked again, and 'there'", async () => {
+      const zonesOf = (data: Data) => data.plan.map((step) => step.args.time_zone).filter(Boolean);
+      const chat = `again-${crypto.randomUUID()}`;
+      assert.deepEqual(zonesOf(await ask("time in Kigali and Hanoi please", chat)), [
+        "Kigali",
+        "Hanoi",
+      ]);
+      assert.deepEqual(zonesOf(await ask("Perfect, thank you. What about Dakar?", chat)), [
+        "Dakar",
+      ]);
+      // A value asked before is asked again.
+      assert.deepEqual(zonesOf(await ask("and Hanoi?", chat)), ["Hanoi"]);
+      // "there" is the place said in an earlier message.
+      const there = `there-${crypto.randomUUID()}`;
+      await ask("My cousin is studying in Montevideo.", there);
+      assert.deepEqual(zonesOf(await ask("is it late there?", there)), ["Montevideo"]);
+      // The latest sentence that names one.
+      await ask("I grew up in Oslo. These days my brother works in Lima.", there);
+      assert.deepEqual(zonesOf(await ask("what's the time there now?", there)), ["Lima"]);
+      // Not "is there …", nor where the message names its own place.
+      assert.deepEqual(zonesOf(await ask("is there a loop I should finish?", there)), []);
+      assert.deepEqual(zonesOf(await ask("She moved to Perth, is it night there?", there)), [
+        "Perth",
+      ]);
+      // "is it night?" asks the time; it is not a farewell.
+      const night = await ask("is it night yet?", `night-${crypto.randomUUID()}`);
+      assert.deepEqual(toolsOf(night), ["get_current_time", "finalize_summary"]);
     });
 
     await t.step("a part of the day or a count of hours does not ask the time", async () => {
@@ -181,6 +222,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "why is it dark in Oslo all winter?",
           "is it a two hour flight to Lisbon?",
           "which clock tower is the tallest in Bern?",
+          "Is it Friday's meeting that moved?",
+          "how far is Lisbon from Porto?",
         ]
       ) {
         assert.ok(!toolsOf(await ask(message)).includes("get_current_time"), message);
@@ -202,6 +245,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       }
       // A lone "what?" is no greeting.
       assert.doesNotMatch((await ask("what?")).summaryMessage!, /^Hello! /);
+      // An acknowledgement is not a hello.
+      for (const message of ["ok", "perfect!", "great, cool"]) {
+        assert.match((await ask(message)).summaryMessage!, /^Glad to help\./, message);
+      }
     });
 
     await t.step("'what can you do' lists the tools in words", async () => {
@@ -293,6 +340,41 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         const data = await ask(message, `wipe-${crypto.randomUUID()}`);
         assert.deepEqual(data.plan[0].args, { everything: true }, message);
       }
+    });
+
+    await t.step("a question about the memory lists what it holds", async () => {
+      // A caller of its own, whose memory holds nothing yet; each message in a new chat.
+      const caller = { userId: null, owner: `key:newcomer-${crypto.randomUUID()}` };
+      const tell = async (content: string): Promise<Data> =>
+        (await loop.run({
+          mode: "general",
+          sessionId: `memory-${crypto.randomUUID()}`,
+          messages: [{ role: "user", content }],
+        }, { caller })).data;
+      const empty = await tell("what do you remember about me?");
+      assert.deepEqual(toolsOf(empty), ["finalize_summary"]);
+      assert.match(empty.summaryMessage!, /^I remember nothing about you yet\. Say "remember that/);
+      const facts = ["I teach chemistry", "my bike is blue", "I'm vegetarian"];
+      for (const fact of facts) await tell(`please remember that ${fact}`);
+      for (
+        const message of [
+          "What do you know about me?",
+          "ok, anything you've stored so far?",
+          "can you show me what's in your memory",
+          "what have I asked you to remember?",
+        ]
+      ) {
+        const data = await tell(message);
+        assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
+        assert.equal(
+          data.summaryMessage,
+          ["You asked me to remember:", ...facts.map((fact) => `- "${fact}"`)].join("\n"),
+          message,
+        );
+      }
+      // A topic is matched by its words, not listed whole.
+      const topic = await tell("what do you remember about my bike?");
+      assert.equal(topic.summaryMessage, 'You asked me to remember: "my bike is blue".');
     });
 
     await t.step("a question about earlier messages shows the ones on its topic", async () => {

@@ -140,3 +140,28 @@ Deno.test("when the model fails, the offline reply leaves out the planner's hint
   assert.equal(text, "You have no refinement loops yet.");
   assert.match(JSON.stringify(model.requests[0].messages), /Be brief and upbeat/);
 });
+
+Deno.test("a question about the memory lists it whole, or says it is empty, offline and to a model", async () => {
+  const memory = { facts: ["I keep bees", "my van is green", "I fly on Tuesdays"] };
+  const listed = await reply("hey, what do you know about me?", { workingMemory: memory });
+  assert.equal(
+    listed,
+    'You asked me to remember:\n- "I keep bees"\n- "my van is green"\n- "I fly on Tuesdays"',
+  );
+  // A question about one thing gets the items that hold its words, not the whole memory.
+  assert.equal(
+    await reply("do you remember what colour my van is?", { workingMemory: memory }),
+    'You asked me to remember: "my van is green".',
+  );
+  assert.match(
+    await reply("what's in your memory?", { workingMemory: {} }),
+    /^I remember nothing about you yet\./,
+  );
+  const model = new ScriptedChatModel("Nothing yet.");
+  const summarize = createModelSummarizer(model, { logger: new RecordingLogger() });
+  await summarize(
+    { message: "what have you stored?", mode: "general", results: [], listsMemory: true },
+    new AbortController().signal,
+  );
+  assert.match(JSON.stringify(model.requests[0].messages), /working memory is empty/);
+});
