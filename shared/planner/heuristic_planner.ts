@@ -257,7 +257,9 @@ function thereBefore(
   for (const sentence of sentences.slice(-THERE_REACH).reverse()) {
     const said = sentence.trim();
     const choice = chooseWith(`${said}${/[.;!?]$/.test(said) ? "" : "."} ${message}`);
-    if (JSON.stringify(choice.plan) !== alone) return choice;
+    // The same tools, with args: nothing the message did not ask for ("start a loop there").
+    const same = choice.plan.every((step) => plan.some(({ tool }) => tool === step.tool));
+    if (same && JSON.stringify(choice.plan) !== alone) return choice;
   }
   return undefined;
 }
