@@ -40,26 +40,37 @@ const SAME_THING: readonly string[] = [
 /** A part of the day, a meal's time or a day of the week: "is it lunchtime", "is it Friday". */
 const TIME_OF_DAY = String
   .raw`(?:morning|afternoon|evening|night|nighttime|night time|daytime|late|early|dark|light|midnight|noon|midday|(?:lunch|dinner|supper|breakfast|tea|bed)\s*time|the weekend|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
-/** A time on the clock: "5pm", "7:30", "9 o'clock"; a bare hour after "past", "after" or "before". */
-const CLOCK_TIME = String
-  .raw`(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)|\d{1,2}:\d{2}|(?:past|after|before)\s+\d{1,2})`;
+/** A time on the clock: "5pm", "11 p.m.", "7:30", "9 o'clock", "10". */
+const CLOCK_TIME = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*(?:[ap]\.?m\b\.?|[ap]\.|o'?clock))?)`;
+/**
+ * What may follow the time asked about: the end of the part, when or where
+ * ("yet", "in Lima", "there"), or what it is for ("to call …"); not a thing it
+ * describes ("is it weekend traffic that …", "is it too late for a refund").
+ */
+const TIME_ASKED_END = String
+  .raw`(?=\s*(?:$|[?!.,;:]|(?:yet|now|already|still|over|there|here|in|at|right now|where|to (?:call|ring|phone|text|message|email|contact|visit|wake|reach|go to bed))\b))`;
 
 /**
  * Ways of asking the time without the word, at the start of a part: "what
  * hour is it", "what's the hour", "what does the clock say", "is it morning
- * (yet)", "is it too late", "is it lunchtime", "is it Friday", "is it 5pm
- * yet", "how many hours ahead is …" (not "which clock tower …", "why is it
- * dark …", "how many hours did I log").
+ * (yet)", "would it be too late to call …", "is it lunchtime", "is it Friday
+ * in …", "is it 5pm yet", "how late is it", "how many hours ahead is Tokyo";
+ * not "which clock tower …", "why is it dark …", "is it too late for a
+ * refund", "is it weekend traffic that …", "how many hours did I log", "how
+ * many hours behind schedule am I".
  */
 const ASKS_THE_TIME = [
   /^\W*(?:what|which)\s+hour\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+hour\b/i,
   /^\W*what\b[^.;!?]*\bclocks?\s+(?:say|says|saying|show|shows|showing|read|reads)\b/i,
   new RegExp(
     String
-      .raw`^\W*(?:(?:and|so|but)\s+)?is it (?:(?:yet|still|already|now|too|very|quite|pretty|really|almost|nearly|past|after)\s+)*(?:${TIME_OF_DAY}|${CLOCK_TIME})(?![\w'])`,
+      .raw`(?:^\W*(?:(?:and|so|but|or)\s+)?|\bor\s+)(?:is|would|will|isn't)\s+it(?:\s+be)?\s+(?:(?:yet|still|already|now|too|very|quite|pretty|really|almost|nearly|past|after|before)\s+)*(?:${TIME_OF_DAY}|${CLOCK_TIME})(?:\s+or\s+(?:${TIME_OF_DAY}|${CLOCK_TIME}))?${TIME_ASKED_END}`,
     "i",
   ),
-  /^\W*(?:(?:and|so|but)\s+)?how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart|earlier|later)\b/i,
+  /^\W*(?:(?:and|so|but)\s+)?how\s+(?:late|early)\s+is\s+it\b|^\W*(?:(?:and|so|but)\s+)?how\s+much\s+(?:later|earlier)\s+is\s+it\b/i,
+  // A place by its capital: "how many hours ahead is Tokyo", "… behind London is New York",
+  // "how far ahead is it from Paris".
+  /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart|earlier|later)\s+(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from)\s+)?\p{Lu}/u,
 ];
 
 /** Words for a person, whose name may follow: "my friend Jordan", "a client called Chad". */

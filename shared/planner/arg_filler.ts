@@ -306,14 +306,18 @@ function asides(message: string): number[] {
 /** What may stand between two values of one list, after a comma or instead of one. */
 const LIST_JOINER =
   /^(?:(?:and|or|&|plus|vs|versus|than|compared (?:to|with))(?: also)?(?: (?:in|at|for))?)?$/;
-/** In a message that compares ("how many hours ahead is Tokyo from London?"), "from" joins too. */
+/**
+ * In a message that compares ("how many hours ahead is Tokyo from London?",
+ * "… behind London is New York?"), "from", "is" and "are" join too.
+ */
 const COMPARING = /\b(?:ahead|behind|apart|difference|earlier|later)\b/i;
+const COMPARED = /^(?:from|is|are)$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to
  * right, none overlapping another, each the longest at its place; grouped in
- * lists of those joined by {@link LIST_JOINER} (or "from" where the message
- * compares: {@link COMPARING}), a value repeating another's
+ * lists of those joined by {@link LIST_JOINER} (or "from", "is", "are" where
+ * the message compares: {@link COMPARING}), a value repeating another's
  * words ("Paris" beside "Paris, France") kept once, as its longer form. Each
  * list with the index of its first word.
  */
@@ -340,7 +344,7 @@ function statedLists(
       continue;
     }
     const between = words.slice(end, start).join(" ").toLowerCase();
-    const joiner = between === "from" && COMPARING.test(message) ? "" : between;
+    const joiner = COMPARED.test(between) && COMPARING.test(message) ? "" : between;
     const joined = end > 0 && LIST_JOINER.test(joiner) &&
       (between !== "" || /[,;/]$/.test(raw[end - 1]));
     if (!joined) lists.push({ phrases: [], start });

@@ -38,6 +38,7 @@ import {
   unservedNote,
 } from "./planner_notes.ts";
 import { asks, followsUp, type MessageReading, readMessage } from "./request_reading.ts";
+import { pointsThere, thereBefore } from "./pointing_there.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { toolProfile } from "./tool_profile.ts";
 
@@ -224,44 +225,6 @@ function askedAgain(
     );
   }
   return [];
-}
-
-/** "there" as a place ("what time is it there?"), not as in "is there …" or "there are …". */
-function pointsThere(message: string): boolean {
-  const text = tokenize(message).join(" ");
-  return / there\b/.test(` ${text}`) &&
-    !/\b(?:is|are|was|were|s|isn t|aren t) there\b|\bthere (?:is|are|was|were|s|be|will|may|might|must|has|have)\b/
-      .test(text);
-}
-
-/** Sentences of earlier messages searched for what "there" points to. */
-const THERE_REACH = 6;
-
-/**
- * For a message whose plan has no args, the plan with args from the latest
- * earlier sentence that gives some (`chooseWith` plans the message, its args
- * looked for in that sentence and the message): "My friend Jordan lives in
- * Lagos." then "what time is it there?" gives Lagos' time. None when no
- * sentence within reach does.
- */
-function thereBefore(
-  message: string,
-  earlier: readonly string[],
-  chooseWith: (argText?: string) => ToolChoice,
-): ToolChoice | undefined {
-  const { plan } = chooseWith();
-  // "My neighbour moved to Quito; what time is it there?" says where itself.
-  if (plan.some((step) => Object.keys(step.args).length > 0)) return undefined;
-  const alone = JSON.stringify(plan);
-  const sentences = earlier.flatMap((text) => text.match(/[^.;!?\n]+[.;!?\n]*/g) ?? []);
-  for (const sentence of sentences.slice(-THERE_REACH).reverse()) {
-    const said = sentence.trim();
-    const choice = chooseWith(`${said}${/[.;!?]$/.test(said) ? "" : "."} ${message}`);
-    // The same tools, with args: nothing the message did not ask for ("start a loop there").
-    const same = choice.plan.every((step) => plan.some(({ tool }) => tool === step.tool));
-    if (same && JSON.stringify(choice.plan) !== alone) return choice;
-  }
-  return undefined;
 }
 
 /** The user's messages before the latest, oldest first: the stored ones, then the request's. */

@@ -16,7 +16,7 @@
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
-import { readMessage } from "./request_reading.ts";
+import { readMessage, withoutLeadingPleasantries } from "./request_reading.ts";
 
 /** The tools this grammar plans; the ranking of tools leaves them alone. */
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
@@ -103,7 +103,10 @@ export function memoryIntent(
   { previous }: { previous?: string } = {},
 ): PlannedAction | undefined {
   const offered = (name: string) => tools.some((tool) => tool.name === name);
-  const message = withoutPleasantries(written.replaceAll("\u2019", "'"));
+  // "thanks! remember that I like Rome", "forget everything about me. Bye!"
+  const message = withoutPleasantries(
+    withoutLeadingPleasantries(written.replaceAll("\u2019", "'")),
+  );
   if (FORGET_SESSION.test(message)) {
     return offered("forget_session") ? { tool: "forget_session", args: {} } : undefined;
   }

@@ -12,6 +12,7 @@ import {
   impliedWords,
   isKnownVerb,
   isPersonWord,
+  isReadVerb,
   withoutOpening,
   withPlainVerbs,
 } from "./action_words.ts";
@@ -51,10 +52,15 @@ export function followsUp(written: string): boolean {
   const text = withoutLeadingPleasantries(written);
   const words = tokenize(text);
   // "what about my friend Jordan?" asks about a person, not a place.
-  if (words.length > 8 || words.some(isPersonWord)) return false;
-  return FOLLOW_UPS.some((pattern) => pattern.test(text)) ||
-    // "and in Lima?", "And Tokyo?": a question of a few words (not "And Paris is lovely").
-    (words.length <= 5 && AND_VALUE.test(text) && text.trim().endsWith("?"));
+  if (words.length > 12 || words.some(isPersonWord)) return false;
+  // Each sentence follows up: "and in Paris? And in Rome?"
+  const sentences = text.match(/[^.?!]*[^.?!\s][^.?!]*[.?!]*/g) ?? [];
+  return sentences.length > 0 && sentences.every((sentence) => {
+    const length = tokenize(sentence).length;
+    return length <= 8 && FOLLOW_UPS.some((pattern) => pattern.test(sentence)) ||
+      // "and in Lima?", "And Tokyo?": a question of a few words (not "And Paris is lovely").
+      (length <= 5 && AND_VALUE.test(sentence) && sentence.trim().endsWith("?"));
+  });
 }
 
 const FOLLOW_UPS = [
@@ -64,7 +70,7 @@ const FOLLOW_UPS = [
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
 
 /** The text without the thanks or greetings it opens with ("ok, thanks! what about Lima?"). */
-function withoutLeadingPleasantries(text: string): string {
+export function withoutLeadingPleasantries(text: string): string {
   for (let rest = text;;) {
     const first = /^\s*([^,.;!?]+)[,.;!?]+\s*(\S.*)$/s.exec(rest);
     if (!first || !isGreeting(tokenize(first[1]))) return rest;
@@ -107,11 +113,11 @@ const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
-    "that was helpful perfect awesome excellent brilliant alright").split(" "),
+    "that was helpful perfect awesome excellent brilliant alright again").split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again"
     .split(" "),
 );
 
@@ -130,13 +136,20 @@ export function readMessage(
   const clauses = message.split(/[.;!?\n]+/).flatMap((sentence) => {
     // Until a clause says more than "ok" or "hi", the sentence has not started.
     let started = false;
+    let reading: string | undefined;
     return sentence.split(",").flatMap((part) =>
       splitOnVerbs(withPlainVerbs(tokenize(part)), isVerb)
     ).filter((words) => words.length > 0).map((words): Clause => {
       const rest = withoutOpening(words);
       const opens = isVerb(rest[0]) || (!started && OPENING_ONLY_VERBS.has(rest[0]));
       started ||= !rest.every((word) => GREETING.has(word));
-      return opens ? { words: rest, verb: stem(rest[0]) } : { words: rest };
+      if (opens) {
+        reading = isReadVerb(rest[0]) ? stem(rest[0]) : undefined;
+        return { words: rest, verb: stem(rest[0]) };
+      }
+      // "show me my loops, and the time in Rome": what follows "and" is read too.
+      if (reading && LISTING_ON.has(words[0])) return { words: [reading, ...rest], verb: reading };
+      return { words: rest };
     });
   });
   const words = tokenize(message);
@@ -155,6 +168,9 @@ export function readMessage(
   } else kind = "fragment";
   return { kind, clauses };
 }
+
+/** Words after a comma that go on listing what a verb of reading asks for: ", and the time". */
+const LISTING_ON = new Set(["and", "plus", "also"]);
 
 /** Splits words at "and" / "then" / "also" when a verb follows: "start a loop and record a score of 72". */
 function splitOnVerbs(words: string[], isVerb: (word: string) => boolean): string[][] {

@@ -60,6 +60,8 @@ interface Candidate {
   score: number;
   /** A write asked for by its own verb alone: an arg stated in the message is its object. */
   byOwnVerb: boolean;
+  /** A read whose thing its clause names ("show me my loops and the time"): never cut for its score. */
+  named?: boolean;
 }
 
 /** Chooses the tools (see the module doc). */
@@ -141,8 +143,10 @@ function candidatesFor(
   const deciding = asking.filter((clause) =>
     offered.some((tool) => answersVerb(clause, toolProfile(tool))) || !asksToRead(clause)
   );
+  // A question asks in its own words ("what time is it …", "is it past 6 in Oslo?").
   const questions = reading.clauses.filter((clause) =>
-    !deciding.includes(clause) && asks(clause.words)
+    !deciding.includes(clause) &&
+    (asks(clause.words) || impliedWords(clause.words.join(" ")).length > 0)
   ).map((clause) => topicWords(clause.words.join(" ")));
   const aboutFreePart = (profile: ToolProfile) =>
     deciding.length === 0 || questions.some((words) => isAbout(profile, words));
@@ -154,13 +158,10 @@ function candidatesFor(
     const profile = toolProfile(tool);
     if (tool.readOnly) {
       if (reading.kind === "statement" || reading.kind === "greeting") continue;
-      // Asked for by its own verb ("sleep 2 s" for `sleep`), or a message about it; not by its
-      // verb for another thing ("list my invoices" lists no loops; "show my loops. What time is
-      // it in Paris?" asks the time by its question, not by "show"; "show me the time in Lima and
-      // list my loops" asks for the loops by "list").
-      const clause = asking.findIndex((clause) =>
-        answersVerb(clause, profile) &&
-        (!namesOtherThing(clause, kin(tool, offered), profile) || namesInList(clause, profile))
+      const { clause, named } = readAskedBy(
+        asking,
+        kin(tool, offered),
+        (clause) => answersVerb(clause, profile),
       );
       if (clause < 0 && !isAbout(profile, words)) continue;
       if (clause < 0 && !aboutFreePart(profile)) continue;
@@ -169,7 +170,7 @@ function candidatesFor(
       const inOtherWords = clause < 0 && [...implied].some((word) => profile.nameWords.has(word));
       const score = inOtherWords ? Math.max(scoreOf(tool), minScore) : scoreOf(tool);
       if (score < minScore) continue;
-      reads.push({ tool, clause, score, byOwnVerb: false });
+      reads.push({ tool, clause, score, byOwnVerb: false, named });
     } else {
       const clause = asking.findIndex((clause) =>
         answersVerb(clause, profile) && (names(clause, profile) || clause.verb === profile.nameVerb)
@@ -180,6 +181,36 @@ function candidatesFor(
     }
   }
   return [...writes, ...reads].sort((a, b) => rank(a) - rank(b) || b.score - a.score);
+}
+
+/**
+ * The clause (-1: none) that asks for a read of `family[0]` (its kin after
+ * it), and whether it names the read's thing: among the things a verb of
+ * reading asks for ("show me my loops and the time in Tokyo"), or by the
+ * read's own verb ("sleep 2 s" for `sleep`) when not for another thing ("list
+ * my invoices" lists no loops; "show my loops. What time is it in Paris?" asks
+ * the time by its question, not by "show").
+ */
+function readAskedBy(
+  asking: readonly Clause[],
+  family: readonly PlannerTool[],
+  answers: (clause: Clause) => boolean,
+): { clause: number; named: boolean } {
+  let listed = false;
+  const named = asking.findIndex((clause) => {
+    if (!answers(clause) && !asksToRead(clause)) return false;
+    const things = thingsNamed(clause, family);
+    listed = things.listed;
+    return things.names;
+  });
+  // Only one of several things is never cut for its score: "show the status of loop 3f0c9a1e"
+  // is no listing of loops.
+  if (named >= 0) return { clause: named, named: listed };
+  const profile = toolProfile(family[0]);
+  const clause = asking.findIndex((clause) =>
+    answers(clause) && !namesOtherThing(clause, family, profile)
+  );
+  return { clause, named: false };
 }
 
 /**
@@ -206,15 +237,17 @@ function closeReads(candidates: Candidate[], input: ChoiceInput): Candidate[] {
     }) !== undefined
   );
   // Reads are compared with those asked the same way: by one part's verb, or by topic.
+  // A read one of several things names is no rival: "get me the active loops and the hour in
+  // Lima" asks for both.
   const best = (clause: number) => {
     const rivals = runnable.some((read) => read.clause === clause) ? runnable : reads;
     return Math.max(
       0,
-      ...rivals.filter((read) => read.clause === clause).map(({ score }) => score),
+      ...rivals.filter((read) => read.clause === clause && !read.named).map(({ score }) => score),
     );
   };
-  return candidates.filter(({ tool, score, clause }) =>
-    !tool.readOnly || score >= best(clause) * input.relativeScore
+  return candidates.filter(({ tool, score, clause, named }) =>
+    !tool.readOnly || named || score >= best(clause) * input.relativeScore
   );
 }
 
@@ -259,16 +292,28 @@ function namesOtherThing(
 }
 
 /**
- * Whether one of the things the clause lists after its verb is the tool's
- * own: "show me my loops and the time in Tokyo" asks for the loops and the
- * time, though it ends naming Tokyo.
+ * Whether one of the things the clause asks for after its verb (a list, split
+ * at "and", "plus" or "also": `listed`) is the tool's own: it holds a word of
+ * the tool's name, not a number's ("6 times 8"), and is about nothing else
+ * the tool knows nothing of ("show me my loops and the time in Tokyo" asks
+ * for the loops and the time, though it ends naming Tokyo; "list the time in
+ * Paris" asks the time; "show me the time tracker loops" asks for no time).
  */
-function namesInList(clause: Clause, profile: ToolProfile): boolean {
-  const listed = clause.words.slice(1).join(" ").split(/\b(?:and|plus|also)\b/);
-  return listed.length > 1 &&
-    listed.some((thing) =>
-      tokenize(thing).some((word) => !isKnownVerb(word) && profile.nameWords.has(stem(word)))
-    );
+function thingsNamed(
+  clause: Clause,
+  family: readonly PlannerTool[],
+): { names: boolean; listed: boolean } {
+  const profile = toolProfile(family[0]);
+  const things = clause.words.slice(1).join(" ").split(/\b(?:and|plus|also)\b/);
+  const names = things.some((thing) => {
+    const words = [...topicWords(thing, new Set())].filter((word) => !isKnownVerb(word));
+    const named = (tool: PlannerTool) =>
+      words.filter((word) => toolProfile(tool).nameWords.has(word)).length;
+    // Of a loop's tools, the one its words name most: "the status of loop 1a2b3c4d" is no listing.
+    return named(family[0]) > 0 && family.every((tool) => named(tool) <= named(family[0])) &&
+      !namesOtherThing({ words: [clause.words[0], ...tokenize(thing)] }, family, profile);
+  });
+  return { names, listed: things.length > 1 };
 }
 
 /** `tool`, then the offered tools whose names share a word with its name (a loop's tools). */

@@ -82,43 +82,69 @@ export function recallMemory(message: string, context: Record<string, unknown>):
     const score = shared / wanted.size;
     return shared > 0 && score >= MIN_OVERLAP ? [{ text, score, order }] : [];
   });
-  return scored.sort((a, b) => b.score - a.score || a.order - b.order)
+  // "do you remember that I live in Porto?" quotes "I live in Porto", not "my sister lives in Oslo".
+  const best = Math.max(0, ...scored.map(({ score }) => score));
+  return scored.filter(({ score }) => score >= best * CLOSE_TO_BEST)
+    .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_RECALLED).map(({ text }) => text);
 }
 
+/** Least share of the best item's score a second remembered item must reach. */
+const CLOSE_TO_BEST = 0.75;
+
 /** Before a question about the memory: "ok", "so", "can you tell me", "list", "remind me". */
 const MEMORY_ASK_OPENING = String
-  .raw`^(?:(?:ok|okay|so|and|hey|hi|now|please|then|also)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|list\s+|show\s+)?`;
+  .raw`^(?:(?:ok|okay|so|and|hey|hi|now|please|then|also)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e)\s+)?`;
+/** After it: "now", "please", "so far". */
+const MEMORY_ASK_END = String
+  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|bank))*$`;
 /** The verbs of keeping something in mind, as a question about the memory uses them. */
 const KEPT = String
-  .raw`(?:know|remember|recall|keep|kept|save|saved|store|stored|note|noted|learn|learned|learnt|memori[sz]ed?|have(?: (?:saved|stored|kept|noted|remembered|on file))?|got)`;
-/** Whose: "about me", "on me", "about myself" (not "about Tokyo": that is a topic). */
+  .raw`(?:know|remember|remembered|recall|recalled|keep|kept|save|saved|store|stored|note|noted|learn|learned|learnt|memori[sz]ed?|have (?:saved|stored|kept|noted|remembered|on file)|got (?:saved|stored|on file))`;
+/** Whose: "about me", "stored on me", "about myself" (not "about Tokyo": that is a topic). */
 const ABOUT_ME = String
-  .raw`(?:\s+(?:so far|already|yet))?(?:\s+(?:about|of|on|for) (?:me|myself|us))?(?:\s+(?:so far|already|yet))?`;
+  .raw`(?:\s+(?:so far|already|yet))?(?:\s+(?:stored|saved|kept|on file))?(?:\s+(?:about|of|on|for) (?:me|myself|us))?`;
 const ASKS_MEMORY = [
   // "what do you know about me", "everything you remember", "what have you saved so far"
   String
     .raw`(?:what|everything|anything|all|things)(?: else)?(?: (?:do|did|have|can|could) you| you(?: ve| have)?) ${KEPT}${ABOUT_ME}`,
-  // "do you remember anything about me"
-  String.raw`do you ${KEPT} anything${ABOUT_ME}`,
-  // "what is in your memory", "your memories", "what facts do you have"
-  String.raw`(?:what s|what is|whats|what) (?:in|on) your memory`,
-  String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
-  String.raw`what (?:facts|things) (?:do|did|have) you ${KEPT}${ABOUT_ME}`,
-  // "what have I told you to remember", "what did I ask you to keep in mind"
+  // "what do you have on me", "do you have anything saved about me"
   String
-    .raw`what (?:have|did) i (?:told|tell|asked|ask) you to (?:remember|note|keep(?: in mind)?|save|store)`,
-].map((body) => new RegExp(`${MEMORY_ASK_OPENING}(?:${body})$`));
+    .raw`(?:what|anything) (?:do|did|have) you (?:have|got)(?: (?:saved|stored|kept|on file))? (?:about|on|of) me`,
+  String.raw`do you (?:${KEPT}|have) anything${ABOUT_ME}`,
+  // "what is in your memory", "what's stored in your memory", "is there anything in your memory"
+  String
+    .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) your memory`,
+  String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
+  String
+    .raw`(?:what|which) (?:facts|things|info|information|details) (?:do|did|have) you (?:${KEPT}|have|got)${ABOUT_ME}`,
+  // "what have I told you to remember", "remind me what I asked you to keep in mind"
+  String
+    .raw`what (?:have |did )?i (?:told|tell|asked|ask) you to (?:remember|note|keep(?: in mind)?|save|store)`,
+].map((body) => new RegExp(`${MEMORY_ASK_OPENING}(?:${body})${MEMORY_ASK_END}`));
+
+/** Most words of a sentence beside a question about the memory ("Be honest.", "thanks!"). */
+const BESIDE_MEMORY_ASK = 3;
 
 /**
  * Whether the message asks what the memory holds about the user: "what do you
- * know about me?", "anything you remember?", "what's in your memory", "show me
- * my facts", "what have I asked you to remember?" — not a topic ("what do you
- * remember about Tokyo?": that is matched by its words).
+ * know about me?", "anything you remember?", "what's stored in your memory",
+ * "show me my facts", "remind me what I asked you to remember" — a sentence of
+ * it, the others a few words at most ("thanks! what do you know about me?") —
+ * not a topic ("what do you remember about Tokyo?": that is matched by its
+ * words).
  */
 export function asksWhatIsRemembered(message: string): boolean {
-  const text = tokenize(message).join(" ");
-  return ASKS_MEMORY.some((pattern) => pattern.test(text));
+  const sentences = (message.match(/[^.!?;]+/g) ?? []).map((sentence) =>
+    tokenize(sentence).join(" ")
+  ).filter((sentence) => sentence !== "");
+  const asking = sentences.findIndex((sentence) =>
+    ASKS_MEMORY.some((pattern) => pattern.test(sentence))
+  );
+  return asking >= 0 &&
+    sentences.every((sentence, i) =>
+      i === asking || sentence.split(" ").length <= BESIDE_MEMORY_ASK
+    );
 }
 
 /** A question about what was said earlier: whose messages, and on what topic. */
