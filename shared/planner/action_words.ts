@@ -39,9 +39,15 @@ const SAME_THING: readonly string[] = [
 
 /** A part of the day, a meal's time or a day of the week: "is it lunchtime", "is it Friday". */
 const TIME_OF_DAY = String
-  .raw`(?:morning|afternoon|evening|night|nighttime|night time|daytime|late|early|dark|light|midnight|noon|midday|(?:lunch|dinner|supper|breakfast|tea|bed)\s*time|the weekend|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
-/** A time on the clock: "5pm", "11 p.m.", "7:30", "9 o'clock", "10". */
-const CLOCK_TIME = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*(?:[ap]\.?m\b\.?|[ap]\.|o'?clock))?)`;
+  .raw`(?:morning|afternoon|evening|night|nighttime|night time|daytime|late|early|dark|midnight|noon|midday|(?:lunch|dinner|supper|breakfast|tea|bed)\s*time|the weekend|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
+/**
+ * A time on the clock: "5pm", "11 p.m.", "7:30", "9 o'clock", or an hour
+ * after "past", "after", "before", "almost" or "nearly" ("past 6"), or before
+ * "in the morning" or "at night"; a bare number is a count ("is it 2 in the
+ * list?").
+ */
+const CLOCK_TIME = String
+  .raw`(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b\.?|[ap]\.|o'?clock)|\d{1,2}:\d{2}|(?:past|after|before|almost|nearly)\s+\d{1,2}|\d{1,2}\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night))`;
 /**
  * What may follow the time asked about: the end of the part, when or where
  * ("yet", "in Lima", "there"), or what it is for ("to call …"); not a thing it
@@ -49,28 +55,49 @@ const CLOCK_TIME = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*(?:[ap]\.?m\b\.?|[ap]\.
  */
 const TIME_ASKED_END = String
   .raw`(?=\s*(?:$|[?!.,;:]|(?:yet|now|already|still|over|there|here|in|at|right now|where|to (?:call|ring|phone|text|message|email|contact|visit|wake|reach|go to bed))\b))`;
+/** Where the time asked about is "in the" or "at the" something lower-case: a schedule, not a place. */
+const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/u;
 
 /**
  * Ways of asking the time without the word, at the start of a part: "what
  * hour is it", "what's the hour", "what does the clock say", "is it morning
- * (yet)", "would it be too late to call …", "is it lunchtime", "is it Friday
- * in …", "is it 5pm yet", "how late is it", "how many hours ahead is Tokyo";
- * not "which clock tower …", "why is it dark …", "is it too late for a
- * refund", "is it weekend traffic that …", "how many hours did I log", "how
- * many hours behind schedule am I".
+ * (yet)", "would it still be too late to call …", "is it lunchtime", "is it
+ * Friday in …", "is it 5pm yet", "how late is it now", "how many hours ahead
+ * is Tokyo", "how far ahead is it from Paris", "is it 10 in Chicago"; not
+ * "which clock tower …",
+ * "why is it dark …", "is it too late for a refund", "is it Monday in the
+ * schedule", "how late is it open", "how many hours did I log", "how far
+ * behind is the build". Each with what must not follow its match, if any.
  */
-const ASKS_THE_TIME = [
-  /^\W*(?:what|which)\s+hour\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+hour\b/i,
-  /^\W*what\b[^.;!?]*\bclocks?\s+(?:say|says|saying|show|shows|showing|read|reads)\b/i,
-  new RegExp(
-    String
-      .raw`(?:^\W*(?:(?:and|so|but|or)\s+)?|\bor\s+)(?:is|would|will|isn't)\s+it(?:\s+be)?\s+(?:(?:yet|still|already|now|too|very|quite|pretty|really|almost|nearly|past|after|before)\s+)*(?:${TIME_OF_DAY}|${CLOCK_TIME})(?:\s+or\s+(?:${TIME_OF_DAY}|${CLOCK_TIME}))?${TIME_ASKED_END}`,
-    "i",
-  ),
-  /^\W*(?:(?:and|so|but)\s+)?how\s+(?:late|early)\s+is\s+it\b|^\W*(?:(?:and|so|but)\s+)?how\s+much\s+(?:later|earlier)\s+is\s+it\b/i,
+const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
+  { pattern: /^\W*(?:what|which)\s+hour\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+hour\b/i },
+  { pattern: /^\W*what\b[^.;!?]*\bclocks?\s+(?:say|says|saying|show|shows|showing|read|reads)\b/i },
+  {
+    pattern: new RegExp(
+      String
+        .raw`(?:^\W*(?:(?:and|so|but|or)\s+)?|\bor\s+)(?:is|would|will|isn't)\s+it(?:\s+(?:still|already|now))?(?:\s+be)?\s+(?:(?:yet|still|already|now|too|very|quite|pretty|really|almost|nearly|past|after|before)\s+)*(?:${TIME_OF_DAY}|${CLOCK_TIME})(?:\s+or\s+(?:${TIME_OF_DAY}|${CLOCK_TIME}))?${TIME_ASKED_END}`,
+      "i",
+    ),
+    notAfter: IN_A_THING,
+  },
+  {
+    pattern: new RegExp(
+      String
+        .raw`^\W*(?:(?:and|so|but)\s+)?how\s+(?:(?:late|early)|much\s+(?:later|earlier))\s+is\s+it${TIME_ASKED_END}`,
+      "i",
+    ),
+  },
   // A place by its capital: "how many hours ahead is Tokyo", "… behind London is New York",
-  // "how far ahead is it from Paris".
-  /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart|earlier|later)\s+(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from)\s+)?\p{Lu}/u,
+  // "… earlier is it in Denver", "how far ahead is it from Paris" (not "how far behind is Jenkins").
+  {
+    pattern:
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+hours\s+(?:ahead|behind|apart|earlier|later)\s+(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from|in)\s+)?|far\s+(?:ahead|behind)\s+(?:is\s+it|are\s+they|is\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?)\s+(?:from|of|than)\s+)\p{Lu}/u,
+  },
+  // A bare hour before a place by its capital: "is it 10 in Chicago?" (not "is it 2 in the list?").
+  {
+    pattern:
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Ii]s|[Ww]ould|[Ww]ill)\s+it(?:\s+be)?\s+\d{1,2}(?:\s+(?:already|yet|now))?\s+(?:in|at)\s+\p{Lu}/u,
+  },
 ];
 
 /** Words for a person, whose name may follow: "my friend Jordan", "a client called Chad". */
@@ -94,7 +121,11 @@ export function namesPerson(words: readonly string[], i: number): boolean {
 
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */
 export function impliedWords(part: string): string[] {
-  return ASKS_THE_TIME.some((pattern) => pattern.test(part)) ? ["time"] : [];
+  const asks = ASKS_THE_TIME.some(({ pattern, notAfter }) => {
+    const match = pattern.exec(part);
+    return match !== null && !notAfter?.test(part.slice(match.index + match[0].length));
+  });
+  return asks ? ["time"] : [];
 }
 
 let actionsByVerb: Map<string, string[]> | undefined;

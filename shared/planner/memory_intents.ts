@@ -16,7 +16,7 @@
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
-import { readMessage, withoutLeadingPleasantries } from "./request_reading.ts";
+import { withoutLeadingPleasantries, withoutPleasantries } from "./request_reading.ts";
 
 /** The tools this grammar plans; the ranking of tools leaves them alone. */
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
@@ -122,23 +122,6 @@ export function memoryIntent(
   }
   const what = (REMOVE_FROM_MEMORY.exec(message) ?? FORGET.exec(message))?.[1];
   return what && offered("forget") ? { tool: "forget", args: { what: clip(what) } } : undefined;
-}
-
-/**
- * The message without the thanks, greetings or farewells it ends with:
- * "forget everything about me. Good night", "clear my memory, thanks".
- */
-function withoutPleasantries(message: string): string {
-  const isPleasantry = (text: string) => readMessage(text).kind === "greeting";
-  for (let text = message;;) {
-    const last = /^(.*?\S)\s*[,.;!?]+\s*([^,.;!?]+?)[\s,.;!?]*$/s.exec(text);
-    if (!last || !isPleasantry(last[2])) return text;
-    // Pleasantries after one that ends a part are what is said ("my parrot says hello, goodbye";
-    // not "clear my memory, thanks, good evening").
-    const ending = last[1].split(/[,.;!?]/).at(-1)!;
-    if (!isPleasantry(ending) && isPleasantry(ending.split(/[\s:]+/).at(-1)!)) return text;
-    text = last[1];
-  }
 }
 
 /** The fact a message asks to keep, if it asks to keep one. */

@@ -1,20 +1,22 @@
 /**
  * "there" for a place said before: "My friend Jordan lives in Lagos." then
  * "what time is it there?" asks Lagos' time. The offline planner plans the
- * message as it would with the earlier sentence before it; the place is the
- * last one that sentence names ("I moved from Oslo to Lima": Lima), and a
- * person's name is none ("my friend Jordan").
+ * message as it would with the end of the earlier sentence before it, from
+ * a word that says where ("in", "to", "from" …): the place is the last one
+ * that sentence names so ("I moved from Oslo to Lima": Lima); a name said
+ * otherwise is no place ("Sydney called me", "my friend Jordan").
  */
 import type { ToolChoice } from "./tool_choice.ts";
 import { namesPerson } from "./action_words.ts";
 
 /** Words before "there" that make it no place: "is there", "hello there", "is anyone there". */
 const NOT_A_PLACE_BEFORE = new Set(
-  "is are was were isn't aren't 's hi hello hey so anyone anybody someone somebody you".split(" "),
+  ("is are was were isn't aren't 's hi hello hey so anyone anybody someone somebody you we got " +
+    "get").split(" "),
 );
 /** Words after "there" that make it no place: "there is", "there are", "there will be". */
 const NOT_A_PLACE_AFTER = new Set(
-  "is are was were 's be will may might must has have isn't aren't".split(" "),
+  "is are was were 's be will may might must has have isn't aren't we you".split(" "),
 );
 
 /** Whether the message says "there" for a place ("what time is it there?", "over there, is it late?"). */
@@ -30,6 +32,12 @@ export function pointsThere(message: string): boolean {
       !(after && NOT_A_PLACE_AFTER.has(after));
   });
 }
+
+/** Words that say where what follows is: "lives in Lagos", "moved to Lima", "flying into Denver". */
+const WHERE = new Set(
+  "in to from at into near around visit visits visiting visited towards toward outside inside across"
+    .split(" "),
+);
 
 /** Sentences of earlier messages searched for what "there" points to. */
 const THERE_REACH = 6;
@@ -58,9 +66,9 @@ export function thereBefore(
   const sentences = earlier.flatMap((text) => text.match(/[^.;!?\n]+[.;!?\n]*/g) ?? []);
   for (const sentence of sentences.slice(-THERE_REACH).reverse()) {
     const words = withoutPersonNames(sentence.trim());
-    if (!withText(words.join(" "))) continue;
     // The last place it names: "I'm in Oslo and my sister is in Lima" points to Lima.
-    for (let start = words.length - 1; start >= 0; start--) {
+    for (let start = words.length - 1; start > 0; start--) {
+      if (!WHERE.has(words[start - 1].toLowerCase())) continue;
       const choice = withText(words.slice(start).join(" "));
       if (choice) return choice;
     }

@@ -55,11 +55,13 @@ export function followsUp(written: string): boolean {
   if (words.length > 12 || words.some(isPersonWord)) return false;
   // Each sentence follows up: "and in Paris? And in Rome?"
   const sentences = text.match(/[^.?!]*[^.?!\s][^.?!]*[.?!]*/g) ?? [];
+  // "… And in Lima? Bye!": a farewell after it.
+  while (sentences.length > 1 && isGreeting(tokenize(sentences.at(-1)!))) sentences.pop();
   return sentences.length > 0 && sentences.every((sentence) => {
     const length = tokenize(sentence).length;
     return length <= 8 && FOLLOW_UPS.some((pattern) => pattern.test(sentence)) ||
       // "and in Lima?", "And Tokyo?": a question of a few words (not "And Paris is lovely").
-      (length <= 5 && AND_VALUE.test(sentence) && sentence.trim().endsWith("?"));
+      (length <= 6 && AND_VALUE.test(sentence) && /(?:\?|\bplease\W*)$/i.test(sentence.trim()));
   });
 }
 
@@ -68,6 +70,23 @@ const FOLLOW_UPS = [
   /^\W*(?:and\s+)?(?:same|likewise)\s+(?:for|in)\b/i,
 ];
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
+
+/**
+ * The message without the thanks, greetings or farewells it ends with:
+ * "forget everything about me. Good night", "clear my memory, thanks".
+ */
+export function withoutPleasantries(message: string): string {
+  const isPleasantry = (text: string) => readMessage(text).kind === "greeting";
+  for (let text = message;;) {
+    const last = /^(.*?\S)\s*[,.;!?]+\s*([^,.;!?]+?)[\s,.;!?]*$/s.exec(text);
+    if (!last || !isPleasantry(last[2])) return text;
+    // Pleasantries after one that ends a part are what is said ("my parrot says hello, goodbye";
+    // not "clear my memory, thanks, good evening").
+    const ending = last[1].split(/[,.;!?]/).at(-1)!;
+    if (!isPleasantry(ending) && isPleasantry(ending.split(/[\s:]+/).at(-1)!)) return text;
+    text = last[1];
+  }
+}
 
 /** The text without the thanks or greetings it opens with ("ok, thanks! what about Lima?"). */
 export function withoutLeadingPleasantries(text: string): string {
@@ -113,7 +132,8 @@ const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
-    "that was helpful perfect awesome excellent brilliant alright again").split(" "),
+    "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing")
+    .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
@@ -155,7 +175,8 @@ export function readMessage(
   const words = tokenize(message);
   let kind: MessageKind;
   // "is it night?" asks the time; "good night" says goodbye.
-  if (isGreeting(words) && impliedWords(message).length === 0) {
+  const asksTime = message.split(/[.;!?,\n]/).some((part) => impliedWords(part).length > 0);
+  if (isGreeting(words) && !asksTime) {
     kind = "greeting";
   } else if (clauses.some((clause) => clause.verb)) kind = "request";
   else if (

@@ -170,7 +170,8 @@ function candidatesFor(
       const inOtherWords = clause < 0 && [...implied].some((word) => profile.nameWords.has(word));
       const score = inOtherWords ? Math.max(scoreOf(tool), minScore) : scoreOf(tool);
       if (score < minScore) continue;
-      reads.push({ tool, clause, score, byOwnVerb: false, named });
+      // Asked in other words, it is asked for itself: never cut for its score.
+      reads.push({ tool, clause, score, byOwnVerb: false, named: named || inOtherWords });
     } else {
       const clause = asking.findIndex((clause) =>
         answersVerb(clause, profile) && (names(clause, profile) || clause.verb === profile.nameVerb)
@@ -309,8 +310,13 @@ function thingsNamed(
     const words = [...topicWords(thing, new Set())].filter((word) => !isKnownVerb(word));
     const named = (tool: PlannerTool) =>
       words.filter((word) => toolProfile(tool).nameWords.has(word)).length;
-    // Of a loop's tools, the one its words name most: "the status of loop 1a2b3c4d" is no listing.
-    return named(family[0]) > 0 && family.every((tool) => named(tool) <= named(family[0])) &&
+    // Of a loop's tools, the one its words name most, and none of them a value only another one
+    // takes: "the status of loop 1a2b3c4d" and "loop 1a2b3c4d a score of 88" are no listing.
+    const theirs = tokenize(thing).some((word) =>
+      !takesValue(family[0], word) && family.slice(1).some((tool) => takesValue(tool, word))
+    );
+    return named(family[0]) > 0 && !theirs &&
+      family.every((tool) => named(tool) <= named(family[0])) &&
       !namesOtherThing({ words: [clause.words[0], ...tokenize(thing)] }, family, profile);
   });
   return { names, listed: things.length > 1 };

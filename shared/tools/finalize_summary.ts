@@ -120,8 +120,14 @@ function memoryListing(remembered: readonly string[]): string {
   if (remembered.length <= 2) {
     return `You asked me to remember: ${remembered.map(quote).join(" and ")}.`;
   }
-  return ["You asked me to remember:", ...remembered.map((item) => `- ${quote(item)}`)].join("\n");
+  const listed = remembered.slice(0, MAX_LISTED).map((item) => `- ${quote(item)}`);
+  const more = remembered.length - MAX_LISTED;
+  if (more > 0) listed.push(`- and ${more} more: ask about one by its words to see it`);
+  return ["You asked me to remember:", ...listed].join("\n");
 }
+
+/** Most items of the memory a reply lists. */
+const MAX_LISTED = 10;
 
 /** The messages a question about the conversation asked for, a line each. */
 function earlierMessages({ question, messages }: NonNullable<SummaryInput["earlier"]>): string {

@@ -58,18 +58,14 @@ const ASKING_MEMORY = new Set(
   "remember recall know about regarding tell remind kept stored saved noted".split(" ").map(stem),
 );
 
-/** Most items listed for a question about the whole memory ("what do you know about me?"). */
-const MAX_LISTED = 10;
-
 /**
  * The items of the caller's working memory (`context.workingMemory`) relevant
- * to `message`; all of them (up to {@link MAX_LISTED}) when it asks what is
- * remembered ({@link asksWhatIsRemembered}).
+ * to `message`; all of them when it asks what is remembered
+ * ({@link asksWhatIsRemembered}).
  */
 export function recallMemory(message: string, context: Record<string, unknown>): string[] {
-  if (asksWhatIsRemembered(message)) {
-    return memoryStatements(context.workingMemory).slice(0, MAX_LISTED);
-  }
+  // All of it: the reply lists the first ones and says how many more (the document is small).
+  if (asksWhatIsRemembered(message)) return memoryStatements(context.workingMemory);
   // "what do you remember about my bike?" is about the bike.
   const toMemory = ASKS_YOU_TO_RECALL.test(tokenize(message).join(" "));
   const wanted = new Set(
@@ -97,7 +93,7 @@ const MEMORY_ASK_OPENING = String
   .raw`^(?:(?:ok|okay|so|and|hey|hi|now|please|then|also)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e)\s+)?`;
 /** After it: "now", "please", "so far". */
 const MEMORY_ASK_END = String
-  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|bank))*$`;
+  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|bank|lol))*$`;
 /** The verbs of keeping something in mind, as a question about the memory uses them. */
 const KEPT = String
   .raw`(?:know|remember|remembered|recall|recalled|keep|kept|save|saved|store|stored|note|noted|learn|learned|learnt|memori[sz]ed?|have (?:saved|stored|kept|noted|remembered|on file)|got (?:saved|stored|on file))`;
@@ -105,16 +101,16 @@ const KEPT = String
 const ABOUT_ME = String
   .raw`(?:\s+(?:so far|already|yet))?(?:\s+(?:stored|saved|kept|on file))?(?:\s+(?:about|of|on|for) (?:me|myself|us))?`;
 const ASKS_MEMORY = [
-  // "what do you know about me", "everything you remember", "what have you saved so far"
+  // "what do you know about me", "everything you remember", "what exactly have you saved"
   String
-    .raw`(?:what|everything|anything|all|things)(?: else)?(?: (?:do|did|have|can|could) you| you(?: ve| have)?) ${KEPT}${ABOUT_ME}`,
+    .raw`(?:what|everything|anything|all|things|how much)(?: else| exactly| really| actually)?(?: (?:do|did|have|can|could) you| you(?: ve| have)?) ${KEPT}${ABOUT_ME}`,
   // "what do you have on me", "do you have anything saved about me"
   String
     .raw`(?:what|anything) (?:do|did|have) you (?:have|got)(?: (?:saved|stored|kept|on file))? (?:about|on|of) me`,
   String.raw`do you (?:${KEPT}|have) anything${ABOUT_ME}`,
-  // "what is in your memory", "what's stored in your memory", "is there anything in your memory"
+  // "what is in your memory", "what's stored in my memory about me", "is there anything in it"
   String
-    .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) your memory`,
+    .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) (?:your|my) memory${ABOUT_ME}`,
   String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
   String
     .raw`(?:what|which) (?:facts|things|info|information|details) (?:do|did|have) you (?:${KEPT}|have|got)${ABOUT_ME}`,

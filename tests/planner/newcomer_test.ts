@@ -129,6 +129,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["would it be too late to phone Quito now?", ["Quito"], /Guayaquil/],
         ["is it 11 p.m. in Manila?", ["Manila"], /Asia\/Manila/],
         ["is it morning or evening in Denver?", ["Denver"], /America\/Denver/],
+        ["would it still be evening in Hanoi?", ["Hanoi"], /Asia\/Ho_Chi_Minh|Asia\/Bangkok/],
+        ["is it 4 in the morning in Nairobi?", ["Nairobi"], /Africa\/Nairobi/],
+        ["is it 9 already in Accra?", ["Accra"], /Africa\/Accra|Africa\/Abidjan/],
+        ["how many hours later is it in Karachi?", ["Karachi"], /Asia\/Karachi/],
       ];
       for (const [message, places, reply] of cases) {
         const data = await ask(message);
@@ -215,6 +219,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.deepEqual(zonesOf(await ask("Perfect, thank you. What about Dakar?", chat)), [
         "Dakar",
       ]);
+      assert.deepEqual(zonesOf(await ask("cheers! And in Harare, please.", chat)), ["Harare"]);
+      assert.deepEqual(zonesOf(await ask("ok. and Maputo? Bye!", chat)), ["Maputo"]);
       // A value asked before is asked again.
       assert.deepEqual(zonesOf(await ask("and Hanoi?", chat)), ["Hanoi"]);
       // "there" is the place said in an earlier message.
@@ -238,6 +244,12 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       // The last place the sentence names.
       await ask("We drove from Porto to Seville.", greeted);
       assert.deepEqual(zonesOf(await ask("is it late there?", greeted)), ["Seville"]);
+      // A name said otherwise than as where someone is, or an idiom, is no place there.
+      const names = `there-${crypto.randomUUID()}`;
+      await ask("Chad phoned me this morning. Jordan wrote too.", names);
+      assert.deepEqual(zonesOf(await ask("what time is it there?", names)), []);
+      await ask("My brother is staying in Hobart.", names);
+      assert.deepEqual(zonesOf(await ask("are we there yet? what's the time?", names)), []);
       assert.deepEqual(zonesOf(await ask("She moved to Perth, is it night there?", there)), [
         "Perth",
       ]);
@@ -269,6 +281,14 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "is it Tuesday's release we are shipping?",
           "how many hours behind plan is the release?",
           "compute 7 times 3 for me",
+          // A number is a count, a weekday or a part of the day "in the" something is a schedule.
+          "is it 3 in the queue?",
+          "would it be 12 in total?",
+          "is it Thursday in the release plan?",
+          "is it early in the sprint to refactor?",
+          "how late is it open tonight?",
+          "how far behind is the backend team?",
+          "how far apart are Madrid and Seville?",
         ]
       ) {
         assert.ok(!toolsOf(await ask(message)).includes("get_current_time"), message);
