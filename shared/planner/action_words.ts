@@ -120,7 +120,9 @@ export function namesPerson(words: readonly string[], i: number): boolean {
 }
 
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */
-export function impliedWords(part: string): string[] {
+export function impliedWords(written: string): string[] {
+  // "…, and what hour is it in Lima?"
+  const part = written.replace(/^\W*(?:and|so|but|also|or)\s+/i, "");
   const asks = ASKS_THE_TIME.some(({ pattern, notAfter }) => {
     const match = pattern.exec(part);
     return match !== null && !notAfter?.test(part.slice(match.index + match[0].length));

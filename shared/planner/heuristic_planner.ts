@@ -84,7 +84,7 @@ export class HeuristicPlanner implements Planner {
           ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]
           : steps,
       );
-    const message = request.messages[request.messages.length - 1]?.content ?? "";
+    const message = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
     const earlier = earlierUserMessages(request, context);
     const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);
@@ -104,10 +104,11 @@ export class HeuristicPlanner implements Planner {
     // The reply brings back what was said earlier, or what the memory holds (see `recall.ts`).
     if (recallQuestion(message) || asksWhatIsRemembered(message)) return reply([]);
     const reading = readMessage(message, { verbs });
-    const chosen = choose(message, reading, results.length);
+    const chooseWith = (argText?: string) => choose(message, reading, results.length, argText);
+    const chosen = chooseWith();
     // "My friend lives in Lagos." then "what time is it there?": the place said before.
-    const there = pointsThere(message) && chosen.plan.length > 0 &&
-      thereBefore(message, earlier, (text) => choose(message, reading, results.length, text));
+    const there = chosen.plan.length > 0 && pointsThere(message) &&
+      thereBefore(message, chosen.plan, earlier, chooseWith);
     const { plan, missing } = there || chosen;
     // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value.
     const again = plan.length + missing.length === 0 && followsUp(message) &&
@@ -208,11 +209,11 @@ function askedAgain(
   },
 ): PlannedAction[] {
   // Past "thanks!" or "ok": the latest message that asked for something by its own words.
+  const said = tokenize(followUp).join(" ");
   for (const previous of [...earlier].reverse()) {
     const reading = readMessage(previous, { verbs });
     const before = choose(previous, reading, steps).plan.map((step) => JSON.stringify(step));
     if (before.length === 0) continue;
-    const said = tokenize(followUp).join(" ");
     const statesValue = (step: PlannedAction) =>
       Object.values(step.args).some((value) =>
         typeof value === "string" && tokenize(value).length > 0 &&
@@ -238,6 +239,14 @@ function earlierUserMessages(request: MCPRequest, context: Record<string, unknow
   ).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const inRequest = request.messages.slice(0, -1).filter((message) => message.role === "user");
   return [...stored, ...inRequest].map((message) => message.content);
+}
+
+/**
+ * The text with each run of spaces one space and each run of line breaks one
+ * line break: the grammar's patterns then never meet long runs of either.
+ */
+function plainSpaces(text: string): string {
+  return text.replace(/[^\S\n]+/g, " ").replace(/ ?\n[\s]*/g, "\n").trim();
 }
 
 /** The note cut to whole lines within {@link MAX_NOTE} characters. */

@@ -54,7 +54,7 @@ export function followsUp(written: string): boolean {
   // "what about my friend Jordan?" asks about a person, not a place.
   if (words.length > 12 || words.some(isPersonWord)) return false;
   // Each sentence follows up: "and in Paris? And in Rome?"
-  const sentences = text.match(/[^.?!]*[^.?!\s][^.?!]*[.?!]*/g) ?? [];
+  const sentences = (text.match(/[^.?!]+[.?!]*/g) ?? []).filter((sentence) => sentence.trim());
   // "… And in Lima? Bye!": a farewell after it.
   while (sentences.length > 1 && isGreeting(tokenize(sentences.at(-1)!))) sentences.pop();
   return sentences.length > 0 && sentences.every((sentence) => {
@@ -91,7 +91,7 @@ export function withoutPleasantries(message: string): string {
 /** The text without the thanks or greetings it opens with ("ok, thanks! what about Lima?"). */
 export function withoutLeadingPleasantries(text: string): string {
   for (let rest = text;;) {
-    const first = /^\s*([^,.;!?]+)[,.;!?]+\s*(\S.*)$/s.exec(rest);
+    const first = /^\s*([^\s,.;!?][^,.;!?]*)[,.;!?]+\s*(\S.*)$/s.exec(rest);
     if (!first || !isGreeting(tokenize(first[1]))) return rest;
     rest = first[2];
   }
@@ -168,7 +168,10 @@ export function readMessage(
         return { words: rest, verb: stem(rest[0]) };
       }
       // "show me my loops, and the time in Rome": what follows "and" is read too.
-      if (reading && LISTING_ON.has(words[0])) return { words: [reading, ...rest], verb: reading };
+      const asksItself = asks(rest) || impliedWords(rest.join(" ")).length > 0;
+      if (reading && LISTING_ON.has(words[0]) && !asksItself) {
+        return { words: [reading, ...rest], verb: reading };
+      }
       return { words: rest };
     });
   });

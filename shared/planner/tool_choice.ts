@@ -60,8 +60,11 @@ interface Candidate {
   score: number;
   /** A write asked for by its own verb alone: an arg stated in the message is its object. */
   byOwnVerb: boolean;
-  /** A read whose thing its clause names ("show me my loops and the time"): never cut for its score. */
-  named?: boolean;
+  /**
+   * A read never cut for its score: one of several things its clause names
+   * ("show me my loops and the time"), or asked in other words ("is it late in Lima?").
+   */
+  uncut?: boolean;
 }
 
 /** Chooses the tools (see the module doc). */
@@ -143,11 +146,7 @@ function candidatesFor(
   const deciding = asking.filter((clause) =>
     offered.some((tool) => answersVerb(clause, toolProfile(tool))) || !asksToRead(clause)
   );
-  // A question asks in its own words ("what time is it …", "is it past 6 in Oslo?").
-  const questions = reading.clauses.filter((clause) =>
-    !deciding.includes(clause) &&
-    (asks(clause.words) || impliedWords(clause.words.join(" ")).length > 0)
-  ).map((clause) => topicWords(clause.words.join(" ")));
+  const questions = ownQuestions(message, reading.clauses, deciding);
   const aboutFreePart = (profile: ToolProfile) =>
     deciding.length === 0 || questions.some((words) => isAbout(profile, words));
   const implied = impliedTopicWords(message);
@@ -158,7 +157,7 @@ function candidatesFor(
     const profile = toolProfile(tool);
     if (tool.readOnly) {
       if (reading.kind === "statement" || reading.kind === "greeting") continue;
-      const { clause, named } = readAskedBy(
+      const { clause, listed } = readAskedBy(
         asking,
         kin(tool, offered),
         (clause) => answersVerb(clause, profile),
@@ -171,7 +170,7 @@ function candidatesFor(
       const score = inOtherWords ? Math.max(scoreOf(tool), minScore) : scoreOf(tool);
       if (score < minScore) continue;
       // Asked in other words, it is asked for itself: never cut for its score.
-      reads.push({ tool, clause, score, byOwnVerb: false, named: named || inOtherWords });
+      reads.push({ tool, clause, score, byOwnVerb: false, uncut: listed || inOtherWords });
     } else {
       const clause = asking.findIndex((clause) =>
         answersVerb(clause, profile) && (names(clause, profile) || clause.verb === profile.nameVerb)
@@ -186,32 +185,48 @@ function candidatesFor(
 
 /**
  * The clause (-1: none) that asks for a read of `family[0]` (its kin after
- * it), and whether it names the read's thing: among the things a verb of
- * reading asks for ("show me my loops and the time in Tokyo"), or by the
- * read's own verb ("sleep 2 s" for `sleep`) when not for another thing ("list
- * my invoices" lists no loops; "show my loops. What time is it in Paris?" asks
- * the time by its question, not by "show").
+ * it): one that names the read's thing among what a verb of reading asks for
+ * ("show me my loops and the time in Tokyo"; `listed` when it is one of
+ * several things there), else one that asks by the read's own verb ("sleep 2
+ * s" for `sleep`) and not for another thing ("list my invoices" lists no
+ * loops; "show my loops. What time is it in Paris?" asks the time by its
+ * question, not by "show").
  */
 function readAskedBy(
   asking: readonly Clause[],
   family: readonly PlannerTool[],
   answers: (clause: Clause) => boolean,
-): { clause: number; named: boolean } {
-  let listed = false;
-  const named = asking.findIndex((clause) => {
-    if (!answers(clause) && !asksToRead(clause)) return false;
-    const things = thingsNamed(clause, family);
-    listed = things.listed;
-    return things.names;
-  });
-  // Only one of several things is never cut for its score: "show the status of loop 3f0c9a1e"
-  // is no listing of loops.
-  if (named >= 0) return { clause: named, named: listed };
+): { clause: number; listed: boolean } {
+  for (const [clause, asked] of asking.entries()) {
+    if (!answers(asked) && !asksToRead(asked)) continue;
+    const { names, listed } = thingsNamed(asked, family);
+    if (names) return { clause, listed };
+  }
   const profile = toolProfile(family[0]);
   const clause = asking.findIndex((clause) =>
     answers(clause) && !namesOtherThing(clause, family, profile)
   );
-  return { clause, named: false };
+  return { clause, listed: false };
+}
+
+/**
+ * The topic words of each part that asks a question in its own words: "what
+ * time is it …", or the time as written ("Is it 5:30 in Tokyo?", "How many
+ * hours ahead is Tokyo?": read from the message, whose case and punctuation
+ * the clauses' words have lost). Not the `deciding` clauses.
+ */
+function ownQuestions(
+  message: string,
+  clauses: readonly Clause[],
+  deciding: readonly Clause[],
+): Set<string>[] {
+  return [
+    ...clauses.filter((clause) => !deciding.includes(clause) && asks(clause.words))
+      .map((clause) => topicWords(clause.words.join(" "))),
+    ...partsOf(message).filter((part) => impliedWords(part).length > 0).map((part) =>
+      topicWords(part)
+    ),
+  ];
 }
 
 /**
@@ -244,11 +259,11 @@ function closeReads(candidates: Candidate[], input: ChoiceInput): Candidate[] {
     const rivals = runnable.some((read) => read.clause === clause) ? runnable : reads;
     return Math.max(
       0,
-      ...rivals.filter((read) => read.clause === clause && !read.named).map(({ score }) => score),
+      ...rivals.filter((read) => read.clause === clause && !read.uncut).map(({ score }) => score),
     );
   };
-  return candidates.filter(({ tool, score, clause, named }) =>
-    !tool.readOnly || named || score >= best(clause) * input.relativeScore
+  return candidates.filter(({ tool, score, clause, uncut }) =>
+    !tool.readOnly || uncut || score >= best(clause) * input.relativeScore
   );
 }
 
@@ -307,7 +322,7 @@ function thingsNamed(
   const profile = toolProfile(family[0]);
   const things = clause.words.slice(1).join(" ").split(/\b(?:and|plus|also)\b/);
   const names = things.some((thing) => {
-    const words = [...topicWords(thing, new Set())].filter((word) => !isKnownVerb(word));
+    const words = [...topicWords(thing)].filter((word) => !isKnownVerb(word));
     const named = (tool: PlannerTool) =>
       words.filter((word) => toolProfile(tool).nameWords.has(word)).length;
     // Of a loop's tools, the one its words name most, and none of them a value only another one
@@ -362,8 +377,12 @@ function topicWords(text: string, implied = impliedTopicWords(text)): Set<string
 
 /** The words the text's parts mean without saying them (stemmed). */
 function impliedTopicWords(text: string): Set<string> {
-  const parts = text.match(/[^.;!?\n,]+[.;!?\n,]*/g) ?? [];
-  return new Set(parts.flatMap(impliedWords).map(stem));
+  return new Set(partsOf(text).flatMap(impliedWords).map(stem));
+}
+
+/** The text's parts as written, between commas and sentence ends (each with its end). */
+function partsOf(text: string): string[] {
+  return text.match(/[^.;!?\n,]+[.;!?\n,]*/g) ?? [];
 }
 
 /**

@@ -49,7 +49,7 @@ export function createFinalizeSummaryTool(
         results,
         instructions: args.instructions,
         // A message that only restates what memory holds adds nothing.
-        recalled: question
+        recalled: question || asksWhatIsRemembered(message)
           ? []
           : recallStatements(message, context).filter((said) =>
             !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))
@@ -80,7 +80,10 @@ export interface SummaryInput {
   recalled?: readonly StoredMessage[];
   /** What the user's working memory holds that bears on the message, best first. */
   remembered?: readonly string[];
-  /** The message asks what the memory holds ("what do you know about me?"): `remembered` is all of it. */
+  /**
+   * The message asks what the memory holds ("what do you know about me?"):
+   * `remembered` is all of it (the offline reply lists ten, then how many more).
+   */
   listsMemory?: boolean;
   /** For a question about what was said earlier: the question, and the messages it finds, oldest first. */
   earlier?: { question: RecallQuestion; messages: readonly StoredMessage[] };

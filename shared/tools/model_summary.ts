@@ -71,7 +71,10 @@ function remembered({ remembered = [], listsMemory }: SummaryInput, fence: Fence
       ? "The user's working memory is empty: you remember nothing about them.\n"
       : "";
   }
-  return `What the user asked you to remember (data):\n${
+  const whole = listsMemory
+    ? `The user asks what you remember about them: all ${remembered.length} items follow. `
+    : "";
+  return `${whole}What the user asked you to remember (data):\n${
     fence.block("working_memory", remembered.join("\n"))
   }\n`;
 }

@@ -90,56 +90,67 @@ const CLOSE_TO_BEST = 0.75;
 
 /** Before a question about the memory: "ok", "so", "can you tell me", "list", "remind me". */
 const MEMORY_ASK_OPENING = String
-  .raw`^(?:(?:ok|okay|so|and|hey|hi|now|please|then|also)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e)\s+)?`;
+  .raw`^(?:(?:ok|okay|so|and|hey|hi|hello|now|please|then|also|thanks|thank you|cheers|great|cool|perfect|alright)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e)\s+)?`;
 /** After it: "now", "please", "so far". */
 const MEMORY_ASK_END = String
-  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|bank|lol))*$`;
-/** The verbs of keeping something in mind, as a question about the memory uses them. */
-const KEPT = String
-  .raw`(?:know|remember|remembered|recall|recalled|keep|kept|save|saved|store|stored|note|noted|learn|learned|learnt|memori[sz]ed?|have (?:saved|stored|kept|noted|remembered|on file)|got (?:saved|stored|on file))`;
+  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|lol))*$`;
 /** Whose: "about me", "stored on me", "about myself" (not "about Tokyo": that is a topic). */
-const ABOUT_ME = String
-  .raw`(?:\s+(?:so far|already|yet))?(?:\s+(?:stored|saved|kept|on file))?(?:\s+(?:about|of|on|for) (?:me|myself|us))?`;
+const ON_ME = String
+  .raw`(?:\s+(?:stored|saved|kept|on file))?\s+(?:about|of|on|for) (?:me|myself|us)`;
+const ABOUT_ME = String.raw`(?:\s+(?:so far|already|yet))?(?:${ON_ME})?`;
+/**
+ * The verbs of keeping something in mind, as a question about the memory uses
+ * them; "store", "save", "keep", "note" and "learn" only with whose ("what did
+ * you learn about me"; not "what can you store?", "what did you learn?").
+ */
+const KEPT = String
+  .raw`(?:(?:know|remember|remembered|recall|recalled|kept|saved|stored|noted|memori[sz]ed|have (?:saved|stored|kept|noted|remembered|on file)|got (?:saved|stored|on file))${ABOUT_ME}|(?:keep|save|store|note|learn|learned|learnt|memori[sz]e)(?:\s+(?:so far|already|yet))?${ON_ME})`;
 const ASKS_MEMORY = [
   // "what do you know about me", "everything you remember", "what exactly have you saved"
   String
-    .raw`(?:what|everything|anything|all|things|how much)(?: else| exactly| really| actually)?(?: (?:do|did|have|can|could) you| you(?: ve| have)?) ${KEPT}${ABOUT_ME}`,
+    .raw`(?:what|everything|anything|all|things|how much)(?: else| exactly| really| actually)?(?: (?:do|did|have|can|could) you| you(?: ve| have)?) ${KEPT}`,
   // "what do you have on me", "do you have anything saved about me"
   String
     .raw`(?:what|anything) (?:do|did|have) you (?:have|got)(?: (?:saved|stored|kept|on file))? (?:about|on|of) me`,
   String.raw`do you (?:${KEPT}|have) anything${ABOUT_ME}`,
   // "what is in your memory", "what's stored in my memory about me", "is there anything in it"
   String
-    .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) (?:your|my) memory${ABOUT_ME}`,
+    .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) (?:your|my) memory(?: bank)?${ABOUT_ME}`,
   String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
   String
-    .raw`(?:what|which) (?:facts|things|info|information|details) (?:do|did|have) you (?:${KEPT}|have|got)${ABOUT_ME}`,
+    .raw`(?:what|which) (?:facts|things|info|information|details) (?:do|did|have) you (?:${KEPT}|(?:have|got)${ABOUT_ME})`,
   // "what have I told you to remember", "remind me what I asked you to keep in mind"
   String
     .raw`what (?:have |did )?i (?:told|tell|asked|ask) you to (?:remember|note|keep(?: in mind)?|save|store)`,
 ].map((body) => new RegExp(`${MEMORY_ASK_OPENING}(?:${body})${MEMORY_ASK_END}`));
 
-/** Most words of a sentence beside a question about the memory ("Be honest.", "thanks!"). */
-const BESIDE_MEMORY_ASK = 3;
+/**
+ * What may stand beside a question about the memory, a sentence of its own:
+ * thanks, a greeting, or a few words that ask for nothing ("Be honest.", "Just
+ * curious."; not "List my loops.", nor a question).
+ */
+const BESIDE_MEMORY_ASK =
+  /^(?:(?:thanks|thank you|cheers|ok|okay|great|cool|hi|hello|hey|lol|haha|be|just|please|honestly|seriously|i m|i am|curious|no rush)(?:\s+\S+){0,3})$/;
 
 /**
  * Whether the message asks what the memory holds about the user: "what do you
  * know about me?", "anything you remember?", "what's stored in your memory",
  * "show me my facts", "remind me what I asked you to remember" — a sentence of
- * it, the others a few words at most ("thanks! what do you know about me?") —
- * not a topic ("what do you remember about Tokyo?": that is matched by its
- * words).
+ * it, the others thanks, a greeting or a few words that ask for nothing
+ * ("thanks! what do you know about me? Be honest.") — not a topic ("what do
+ * you remember about Tokyo?": that is matched by its words).
  */
 export function asksWhatIsRemembered(message: string): boolean {
-  const sentences = (message.match(/[^.!?;]+/g) ?? []).map((sentence) =>
-    tokenize(sentence).join(" ")
-  ).filter((sentence) => sentence !== "");
-  const asking = sentences.findIndex((sentence) =>
-    ASKS_MEMORY.some((pattern) => pattern.test(sentence))
+  const sentences = (message.match(/[^.!?;]+[.!?;]*/g) ?? []).map((sentence) => ({
+    words: tokenize(sentence).join(" "),
+    asks: sentence.trim().endsWith("?"),
+  })).filter(({ words }) => words !== "");
+  const asking = sentences.findIndex(({ words }) =>
+    ASKS_MEMORY.some((pattern) => pattern.test(words))
   );
   return asking >= 0 &&
-    sentences.every((sentence, i) =>
-      i === asking || sentence.split(" ").length <= BESIDE_MEMORY_ASK
+    sentences.every(({ words, asks }, i) =>
+      i === asking || (!asks && BESIDE_MEMORY_ASK.test(words))
     );
 }
 

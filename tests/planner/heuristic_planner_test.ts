@@ -266,3 +266,23 @@ Deno.test("the memory tools are planned by their own grammar only, never by matc
     assert.ok(!steps.some((step) => step.tool === "forget_session"), message);
   }
 });
+
+Deno.test("long runs of what the grammar reads (spaces, 'there', sentences) are planned in one pass", async () => {
+  // Each of these took from seconds to minutes when a pattern rescanned the text before each of
+  // its parts; the test has no clock: a return from each is what it checks.
+  const earlier = { recentMessages: [] };
+  for (
+    const message of [
+      "there'".repeat(4_000),
+      "is there ".repeat(3_000),
+      `and in Lima?${" ".repeat(30_000)}`,
+      `${" ".repeat(30_000)}what time is it in Lima?`,
+      `${"\n".repeat(30_000)}remember that I like tea`,
+      `thanks${" ".repeat(30_000)}!`,
+      `what do you know about me ${"now ".repeat(5_000)}`,
+    ]
+  ) {
+    const steps = await plan(message, earlier);
+    assert.equal(steps.at(-1)?.tool, "finalize_summary");
+  }
+});

@@ -200,6 +200,15 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.deepEqual(new Set(toolsOf(oneVerb)), new Set(toolsOf(twoReads)), message);
         assert.deepEqual(zonesOf(oneVerb), ["Manila"], message);
       }
+      // The time as written beside a request, and a question after ", and".
+      for (
+        const message of [
+          "record a score of 70 for loop 0a0b0c0d. Is it 5:30 in Lagos?",
+          "list my loops, and what hour is it in Lagos?",
+        ]
+      ) {
+        assert.deepEqual(zonesOf(await ask(message)), ["Lagos"], message);
+      }
       // A loop's status is no listing of loops.
       const status = await ask("show me the status of loop 0f1e2d3c and the time in Manila");
       assert.deepEqual(toolsOf(status), [
@@ -236,6 +245,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       const greeted = `there-${crypto.randomUUID()}`;
       await ask("My colleague Georgia flew to Dakar.", greeted);
       assert.deepEqual(zonesOf(await ask("hey there! what time is it?", greeted)), []);
+      assert.deepEqual(zonesOf(await ask("Hello, there! What time is it?", greeted)), []);
       assert.deepEqual(
         zonesOf(await ask("there's a loop to finish; what time is it?", greeted)),
         [],
@@ -428,6 +438,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "can you show me what's in your memory",
           "what have I asked you to remember?",
           "cheers! what have you learned about me so far?",
+          "thanks, what do you remember about me?",
           "Which details have you saved? Be brief.",
           "do you have anything stored on me?",
         ]
@@ -439,6 +450,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           ["You asked me to remember:", ...facts.map((fact) => `- "${fact}"`)].join("\n"),
           message,
         );
+      }
+      // A request beside it is no pleasantry: it runs; what a tool could store is no question
+      // about the memory.
+      const beside = await tell("What do you know about me? List my loops.");
+      assert.ok(toolsOf(beside).includes("list_active_loops"));
+      for (const message of ["what can you store?", "what did you learn?"]) {
+        assert.doesNotMatch((await tell(message)).summaryMessage!, /^You asked me to remember/);
       }
       // A topic is matched by its words, not listed whole.
       const topic = await tell("what do you remember about my bike?");

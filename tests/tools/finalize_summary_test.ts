@@ -157,6 +157,18 @@ Deno.test("a question about the memory lists it whole, or says it is empty, offl
     await reply("what's in your memory?", { workingMemory: {} }),
     /^I remember nothing about you yet\./,
   );
+  // Earlier statements are not quoted beside the listing ("know" is no topic).
+  const said = [earlier("1", "I know Rust quite well", "user", "1")];
+  assert.equal(
+    await reply("what do you know about me?", { workingMemory: memory, recentMessages: said }),
+    listed,
+  );
+  // Ten at most, then how many more.
+  const many = { facts: Array.from({ length: 13 }, (_, i) => `I own ${i + 1} kites`) };
+  const lines = (await reply("what do you know about me?", { workingMemory: many })).split("\n");
+  assert.equal(lines.length, 12);
+  assert.equal(lines[10], '- "I own 10 kites"');
+  assert.equal(lines[11], "- and 3 more: ask about one by its words to see it");
   const model = new ScriptedChatModel("Nothing yet.");
   const summarize = createModelSummarizer(model, { logger: new RecordingLogger() });
   await summarize(
