@@ -303,6 +303,13 @@ function asides(message: string): number[] {
   return aside;
 }
 
+/**
+ * Most values of a message read for lists: a read runs for a few of them at
+ * most (the planner's `maxTools`), and a message naming thousands is no list
+ * to answer ("Oslo, Lima, " repeated).
+ */
+const MAX_STATED = 12;
+
 /** What may stand between two values of one list, after a comma or instead of one. */
 const LIST_JOINER =
   /^(?:(?:and|or|&|plus|vs|versus|than|compared (?:to|with))(?: also)?(?: (?:in|at|for))?)?$/;
@@ -332,8 +339,9 @@ function statedLists(
   const raw = message.split(/\s+/);
   const words = phraseWords(message);
   const lists: { phrases: string[]; start: number }[] = [];
+  const comparing = COMPARING.test(message);
   let end = -1;
-  for (let start = 0; start < words.length;) {
+  for (let start = 0, found = 0; start < words.length && found < MAX_STATED; found++) {
     let size = 4;
     let phrase: string | undefined;
     for (; size >= 1 && phrase === undefined; size--) {
@@ -341,10 +349,11 @@ function statedLists(
     }
     if (phrase === undefined) {
       start += 1;
+      found--;
       continue;
     }
     const between = words.slice(end, start).join(" ").toLowerCase();
-    const joiner = COMPARED.test(between) && COMPARING.test(message) ? "" : between;
+    const joiner = COMPARED.test(between) && comparing ? "" : between;
     const joined = end > 0 && LIST_JOINER.test(joiner) &&
       (between !== "" || /[,;/]$/.test(raw[end - 1]));
     if (!joined) lists.push({ phrases: [], start });
@@ -366,10 +375,19 @@ function addOnce(list: string[], phrase: string): void {
   }
 }
 
-/** The message's words as written, without the punctuation around them. */
+/** The message's words as written (its first {@link MAX_PHRASE_WORDS}), without the punctuation around them. */
 function phraseWords(message: string): string[] {
-  return message.split(/\s+/).map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  return message.split(/\s+/, MAX_PHRASE_WORDS).map((word) =>
+    word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
+  );
 }
+
+/**
+ * Most words of a message read for phrases a schema accepts: each is tried at
+ * four lengths against the tool's own check, and a value said past the first
+ * few hundred words is not what a request asks about.
+ */
+const MAX_PHRASE_WORDS = 400;
 
 /** The `size` words from `start` as one phrase, when they are words and `accepts` takes it. */
 function acceptedAt(

@@ -87,11 +87,22 @@ const NEXT_PART =
  * caller's to judge (a fact holds verbs too: "my kids play and read a lot").
  */
 export function memoryAskEnds(message: string): { ask: string; rest: string }[] {
-  return [...message.matchAll(NEXT_PART)].filter((match) => match.index > 0).map((match) => ({
-    ask: message.slice(0, match.index),
-    rest: message.slice(match.index + match[0].length),
-  })).filter(({ rest }) => /\p{L}/u.test(rest));
+  const ends: { ask: string; rest: string }[] = [];
+  for (const match of message.matchAll(NEXT_PART)) {
+    if (ends.length >= MAX_ASK_ENDS) break;
+    const rest = message.slice(match.index + match[0].length);
+    if (match.index > 0 && /\p{L}/u.test(rest)) {
+      ends.push({ ask: message.slice(0, match.index), rest });
+    }
+  }
+  return ends;
 }
+
+/**
+ * Most places a memory ask is looked for an end at: a fact is a sentence or
+ * two, and each place tried reads the rest of the message.
+ */
+const MAX_ASK_ENDS = 12;
 
 /**
  * The memory step `message` asks for, if it asks for one the tools offer.

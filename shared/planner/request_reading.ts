@@ -196,12 +196,16 @@ export function readMessage(
 /** Words after a comma that go on listing what a verb of reading asks for: ", and the time". */
 const LISTING_ON = new Set(["and", "plus", "also"]);
 
+/** Most words read past "and" for the verb of what follows (its polite opening is shorter). */
+const OPENING_REACH = 12;
+
 /** Splits words at "and" / "then" / "also" when a verb follows: "start a loop and record a score of 72". */
 function splitOnVerbs(words: string[], isVerb: (word: string) => boolean): string[][] {
   const parts: string[][] = [[]];
   for (let i = 0; i < words.length; i++) {
     const joiner = words[i] === "and" || words[i] === "then" || words[i] === "also";
-    const next = withoutOpening(words.slice(i + 1))[0];
+    // The verb after a polite opening of a few words ("and then could you please start …").
+    const next = withoutOpening(words.slice(i + 1, i + 1 + OPENING_REACH))[0];
     if (joiner && parts.at(-1)!.length > 0 && next !== undefined && isVerb(next)) parts.push([]);
     else parts.at(-1)!.push(words[i]);
   }

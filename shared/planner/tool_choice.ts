@@ -307,6 +307,9 @@ function namesOtherThing(
   return !related && ![tool, ...kin].some((each) => takesValue(each, object));
 }
 
+/** Most things of one clause read for what they name ("my loops and the time and …"). */
+const MAX_THINGS = 8;
+
 /**
  * Whether one of the things the clause asks for after its verb (a list, split
  * at "and", "plus" or "also": `listed`) is the tool's own: it holds a word of
@@ -320,7 +323,8 @@ function thingsNamed(
   family: readonly PlannerTool[],
 ): { names: boolean; listed: boolean } {
   const profile = toolProfile(family[0]);
-  const things = clause.words.slice(1).join(" ").split(/\b(?:and|plus|also)\b/);
+  const things = clause.words.slice(1).join(" ").split(/\b(?:and|plus|also)\b/)
+    .slice(0, MAX_THINGS);
   const names = things.some((thing) => {
     const words = [...topicWords(thing)].filter((word) => !isKnownVerb(word));
     const named = (tool: PlannerTool) =>

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
+import shippedTools from "../../functions/mcp-loop/tools.ts";
 import { HeuristicPlanner } from "../../shared/planner/heuristic_planner.ts";
 import { createRefinementTools } from "../../shared/refinement/refinement_tools.ts";
 import { createFinalizeSummaryTool } from "../../shared/tools/finalize_summary.ts";
@@ -264,6 +265,28 @@ Deno.test("the memory tools are planned by their own grammar only, never by matc
       signal: new AbortController().signal,
     });
     assert.ok(!steps.some((step) => step.tool === "forget_session"), message);
+  }
+});
+
+Deno.test("a message of thousands of places, or of things after one verb, is read once, not once per part", async () => {
+  // Each took from 40 s to over a minute when every comma or "and" re-read the rest of the
+  // message; the test has no clock: a return from each is what it checks.
+  const r = registry();
+  for (const tool of shippedTools) r.register(tool);
+  for (
+    const message of [
+      `time in ${"Oslo, Lima, ".repeat(2_600)}`,
+      `show me ${"my tickets and the time in Tokyo and ".repeat(800)}`,
+      `remember that ${"I like tea, ".repeat(2_600)}`,
+    ]
+  ) {
+    const steps = await new HeuristicPlanner().plan({
+      request: loopRequest(message),
+      context: {},
+      tools: r.getToolMetadataList(),
+      signal: new AbortController().signal,
+    });
+    assert.ok(steps.length <= 5, message.slice(0, 40));
   }
 });
 
