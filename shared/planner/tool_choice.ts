@@ -331,11 +331,12 @@ function thingsNamed(
       words.filter((word) => toolProfile(tool).nameWords.has(word)).length;
     // Of a loop's tools, the one its words name most, and none of them a value only another one
     // takes: "the status of loop 1a2b3c4d" and "loop 1a2b3c4d a score of 88" are no listing.
-    const theirs = tokenize(thing).some((word) =>
-      !takesValue(family[0], word) && family.slice(1).some((tool) => takesValue(tool, word))
-    );
-    return named(family[0]) > 0 && !theirs &&
-      family.every((tool) => named(tool) <= named(family[0])) &&
+    const theirs = () =>
+      tokenize(thing).some((word) =>
+        family.slice(1).some((tool) => takesValue(tool, word)) && !takesValue(family[0], word)
+      );
+    const own = named(family[0]);
+    return own > 0 && family.every((tool) => named(tool) <= own) && !theirs() &&
       !namesOtherThing({ words: [clause.words[0], ...tokenize(thing)] }, family, profile);
   });
   return { names, listed: things.length > 1 };

@@ -155,13 +155,32 @@ export function buildToolPromptSection(tools: readonly PlannerTool[]): string {
   }`;
 }
 
-/** `acceptsArg` for a tool whose args schema is a Zod object (each arg checked on its own). */
+/** Most answers {@link argChecker} keeps per tool (the offline planner asks about every phrase). */
+const MAX_CHECKED = 4_096;
+
+/**
+ * `acceptsArg` for a tool whose args schema is a Zod object (each arg checked
+ * on its own); the answers for text are kept, as the planner asks about the
+ * same phrases again and again (a place check reads a table each time).
+ */
 function argChecker(schema: z.ZodType): Pick<PlannerTool, "acceptsArg"> {
   if (!(schema instanceof z.ZodObject)) return {};
   const shape = schema.shape as Record<string, z.ZodType | undefined>;
+  const checked = new Map<string, boolean>();
+  const check = (name: string, value: unknown) =>
+    Object.hasOwn(shape, name) && shape[name]!.safeParse(value).success;
   return {
-    acceptsArg: (name, value) =>
-      Object.hasOwn(shape, name) && shape[name]!.safeParse(value).success,
+    acceptsArg: (name, value) => {
+      if (typeof value !== "string") return check(name, value);
+      const key = `${name}\u0000${value}`;
+      let accepted = checked.get(key);
+      if (accepted === undefined) {
+        if (checked.size >= MAX_CHECKED) checked.clear();
+        accepted = check(name, value);
+        checked.set(key, accepted);
+      }
+      return accepted;
+    },
   };
 }
 

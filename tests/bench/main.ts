@@ -16,6 +16,7 @@ import { formatTable } from "./harness.ts";
 import { loopBenchmarks } from "./loop_bench.ts";
 import { mcpLoadBenchmark } from "./mcp_bench.ts";
 import { planSchemaBenchmarks } from "./plan_schema_bench.ts";
+import { plannerBenchmarks } from "./planner_bench.ts";
 import { refinementBenchmarks } from "./refinement_bench.ts";
 import { retrievalBenchmarks, type RetrievalBenchOptions } from "./retrieval_bench.ts";
 import { roundsBenchmarks } from "./rounds_bench.ts";
@@ -40,6 +41,7 @@ const suites: Record<string, () => Promise<import("./harness.ts").BenchResult[] 
   boot: () => bootBenchmarks(),
   tokens: () => tokensBenchmarks(options),
   plan_schema: planSchemaBenchmarks,
+  planner: plannerBenchmarks,
   retrieval: () => retrievalBenchmarks(options),
 };
 
