@@ -64,10 +64,10 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
  * (yet)", "would it still be too late to call …", "is it lunchtime", "is it
  * Friday in …", "is it 5pm yet", "how late is it now", "how many hours ahead
  * is Tokyo", "how far ahead is it from Paris", "is it 10 in Chicago"; not
- * "which clock tower …",
- * "why is it dark …", "is it too late for a refund", "is it Monday in the
- * schedule", "how late is it open", "how many hours did I log", "how far
- * behind is the build". Each with what must not follow its match, if any.
+ * "which clock tower …", "why is it dark …", "is it too late for a refund",
+ * "is it Monday in the schedule", "how late is it open", "how many hours did
+ * I log", "how far behind is the build". Each with what must not follow its
+ * match, if any.
  */
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
   { pattern: /^\W*(?:what|which)\s+hour\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+hour\b/i },

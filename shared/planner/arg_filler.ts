@@ -375,7 +375,10 @@ function addOnce(list: string[], phrase: string): void {
   }
 }
 
-/** The message's words as written (its first {@link MAX_PHRASE_WORDS}), without the punctuation around them. */
+/**
+ * The message's words as written (its first {@link MAX_PHRASE_WORDS}),
+ * without the punctuation around them.
+ */
 function phraseWords(message: string): string[] {
   return message.split(/\s+/, MAX_PHRASE_WORDS).map((word) =>
     word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")

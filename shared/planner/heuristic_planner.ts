@@ -157,8 +157,9 @@ export class HeuristicPlanner implements Planner {
   }
 
   /**
-   * Plans `text` (the message, the rest of it after a memory ask, or an earlier one asked again) with the
-   * tools; args are looked for in `argText` when given (else in `text`).
+   * Plans `text` (the message, the rest of it after a memory ask, or an
+   * earlier one asked again) with the tools; args are looked for in `argText`
+   * when given (else in `text`).
    */
   #chooser(context: Record<string, unknown>, tools: readonly PlannerTool[]) {
     return (text: string, reading: MessageReading, earlierSteps: number, argText?: string) => {

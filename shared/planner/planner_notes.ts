@@ -99,9 +99,8 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
 
 /** Words that acknowledge what was said ("ok, great"). */
 const ACKNOWLEDGING = new Set(
-  "ok okay great cool perfect awesome excellent brilliant alright nice lovely so very much".split(
-    " ",
-  ),
+  ("ok okay great cool perfect awesome excellent brilliant alright nice lovely " +
+    "so very much").split(" "),
 );
 
 /** A word back for a greeting, thanks, goodbye or acknowledgement. */

@@ -253,8 +253,8 @@ function closeReads(candidates: Candidate[], input: ChoiceInput): Candidate[] {
     }) !== undefined
   );
   // Reads are compared with those asked the same way: by one part's verb, or by topic.
-  // A read one of several things names is no rival: "get me the active loops and the hour in
-  // Lima" asks for both.
+  // A read never cut is no rival either: "get me the active loops and the hour in Lima" asks for
+  // both.
   const best = (clause: number) => {
     const rivals = runnable.some((read) => read.clause === clause) ? runnable : reads;
     return Math.max(

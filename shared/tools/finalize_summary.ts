@@ -42,6 +42,7 @@ export function createFinalizeSummaryTool(
     run: ({ args, results, request, signal, usage, context }) => {
       const message = request?.messages.at(-1)?.content ?? "";
       const question = recallQuestion(message);
+      const listsMemory = asksWhatIsRemembered(message);
       const remembered = question ? [] : recallMemory(message, context);
       const input: SummaryInput = {
         message,
@@ -49,13 +50,13 @@ export function createFinalizeSummaryTool(
         results,
         instructions: args.instructions,
         // A message that only restates what memory holds adds nothing.
-        recalled: question || asksWhatIsRemembered(message)
+        recalled: question || listsMemory
           ? []
           : recallStatements(message, context).filter((said) =>
             !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))
           ),
         remembered,
-        ...(asksWhatIsRemembered(message) ? { listsMemory: true } : {}),
+        ...(listsMemory ? { listsMemory } : {}),
         ...(question ? { earlier: { question, messages: recallAbout(question, context) } } : {}),
       };
       return summarize ? summarize(input, signal, usage) : Promise.resolve(offlineSummary(input));
