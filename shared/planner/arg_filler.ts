@@ -341,7 +341,7 @@ function statedLists(
   const lists: { phrases: string[]; start: number }[] = [];
   const comparing = COMPARING.test(message);
   let end = -1;
-  for (let start = 0, found = 0; start < words.length && found < MAX_STATED; found++) {
+  for (let start = 0, found = 0; start < words.length && found < MAX_STATED;) {
     let size = 4;
     let phrase: string | undefined;
     for (; size >= 1 && phrase === undefined; size--) {
@@ -349,9 +349,9 @@ function statedLists(
     }
     if (phrase === undefined) {
       start += 1;
-      found--;
       continue;
     }
+    found++;
     const between = words.slice(end, start).join(" ").toLowerCase();
     const joiner = COMPARED.test(between) && comparing ? "" : between;
     const joined = end > 0 && LIST_JOINER.test(joiner) &&

@@ -76,7 +76,6 @@ const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
  * "forget everything about me. Good night", "clear my memory, thanks".
  */
 export function withoutPleasantries(message: string): string {
-  const isPleasantry = (text: string) => readMessage(text).kind === "greeting";
   for (let text = message;;) {
     const last = /^(.*?\S)\s*[,.;!?]+\s*([^,.;!?]+?)[\s,.;!?]*$/s.exec(text);
     if (!last || !isPleasantry(last[2])) return text;
@@ -95,6 +94,15 @@ export function withoutLeadingPleasantries(text: string): string {
     if (!first || !isGreeting(tokenize(first[1]))) return rest;
     rest = first[2];
   }
+}
+
+/**
+ * Whether the text only greets, thanks or takes leave: "thanks a lot", "good
+ * night"; not "is it night?" (it asks the time).
+ */
+function isPleasantry(text: string): boolean {
+  return isGreeting(tokenize(text)) &&
+    !text.split(/[.;!?,\n]/).some((part) => impliedWords(part).length > 0);
 }
 
 /** Whether the words greet, thank or take leave, and say nothing else ("thanks a lot"; not "what?"). */
@@ -177,9 +185,7 @@ export function readMessage(
   });
   const words = tokenize(message);
   let kind: MessageKind;
-  // "is it night?" asks the time; "good night" says goodbye.
-  const asksTime = message.split(/[.;!?,\n]/).some((part) => impliedWords(part).length > 0);
-  if (isGreeting(words) && !asksTime) {
+  if (isPleasantry(message)) {
     kind = "greeting";
   } else if (clauses.some((clause) => clause.verb)) kind = "request";
   else if (

@@ -146,10 +146,12 @@ function candidatesFor(
   const deciding = asking.filter((clause) =>
     offered.some((tool) => answersVerb(clause, toolProfile(tool))) || !asksToRead(clause)
   );
-  const questions = ownQuestions(message, reading.clauses, deciding);
+  // The parts that ask the time in other words ("is it late in Lima?"), found once.
+  const timeParts = partsOf(message).filter((part) => impliedWords(part).length > 0);
+  const questions = ownQuestions(timeParts, reading.clauses, deciding);
   const aboutFreePart = (profile: ToolProfile) =>
     deciding.length === 0 || questions.some((words) => isAbout(profile, words));
-  const implied = impliedTopicWords(message);
+  const implied = new Set(timeParts.flatMap(impliedWords).map(stem));
   const words = topicWords(message, implied);
   const reads: Candidate[] = [];
   const writes: Candidate[] = [];
@@ -211,21 +213,20 @@ function readAskedBy(
 
 /**
  * The topic words of each part that asks a question in its own words: "what
- * time is it …", or the time as written ("Is it 5:30 in Tokyo?", "How many
- * hours ahead is Tokyo?": read from the message, whose case and punctuation
- * the clauses' words have lost). Not the `deciding` clauses.
+ * time is it …", or the time as written (`timeParts`: "Is it 5:30 in
+ * Tokyo?", "How many hours ahead is Tokyo?", read from the message, whose
+ * case and punctuation the clauses' words have lost). Not the `deciding`
+ * clauses.
  */
 function ownQuestions(
-  message: string,
+  timeParts: readonly string[],
   clauses: readonly Clause[],
   deciding: readonly Clause[],
 ): Set<string>[] {
   return [
     ...clauses.filter((clause) => !deciding.includes(clause) && asks(clause.words))
       .map((clause) => topicWords(clause.words.join(" "))),
-    ...partsOf(message).filter((part) => impliedWords(part).length > 0).map((part) =>
-      topicWords(part)
-    ),
+    ...timeParts.map((part) => topicWords(part)),
   ];
 }
 
@@ -331,13 +332,14 @@ function thingsNamed(
       words.filter((word) => toolProfile(tool).nameWords.has(word)).length;
     // Of a loop's tools, the one its words name most, and none of them a value only another one
     // takes: "the status of loop 1a2b3c4d" and "loop 1a2b3c4d a score of 88" are no listing.
+    const said = tokenize(thing);
     const theirs = () =>
-      tokenize(thing).some((word) =>
+      said.some((word) =>
         family.slice(1).some((tool) => takesValue(tool, word)) && !takesValue(family[0], word)
       );
     const own = named(family[0]);
     return own > 0 && family.every((tool) => named(tool) <= own) && !theirs() &&
-      !namesOtherThing({ words: [clause.words[0], ...tokenize(thing)] }, family, profile);
+      !namesOtherThing({ words: [clause.words[0], ...said] }, family, profile);
   });
   return { names, listed: things.length > 1 };
 }
