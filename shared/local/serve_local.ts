@@ -15,6 +15,7 @@ import type { App } from "../app/app.ts";
 import type { ServeOptions } from "../app/serve.ts";
 import type { RuntimeInfo } from "../app/runtime.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
+import { makeSocketDir, parentOf, SOCKET_NAME, sweepStaleSocketDirs } from "./socket_dir.ts";
 import {
   type ConnectionGuard,
   DEFAULT_GUARD_LIMITS,
@@ -112,8 +113,9 @@ async function listen(
     started: Started;
   },
 ): Promise<void> {
-  const socketDir = await Deno.makeTempDir({ prefix: "mcp-loop-" });
-  const upstream = `${socketDir}/http.sock`;
+  const socketDir = await makeSocketDir();
+  started.cleanup = () => Deno.remove(socketDir, { recursive: true }).catch(() => {});
+  const upstream = `${socketDir}/${SOCKET_NAME}`;
   started.server = Deno.serve({ transport: "unix", path: upstream, onListen: () => {} }, app.fetch);
   started.guard = startConnectionGuard({
     hostname: config.http.hostname,
@@ -130,10 +132,12 @@ async function listen(
   // The MCP endpoint gets ready for its first request once the app is ready (the database
   // open, remote servers tried once) and the requests that waited for it have had their turn:
   // loading the SDK earlier slowed the database's start (the two compete for the cores).
+  // Then the folders of servers that were killed before they could remove theirs.
   void app.ready().catch(() => {}).then(() => {
-    setTimeout(() => app.preloadMcp().catch(() => {}), PRELOAD_DELAY_MS);
+    setTimeout(() => {
+      app.preloadMcp().catch(() => {}).then(() => sweepStaleSocketDirs(parentOf(socketDir)));
+    }, PRELOAD_DELAY_MS);
   });
-  started.cleanup = () => Deno.remove(socketDir, { recursive: true }).catch(() => {});
 }
 
 /**
