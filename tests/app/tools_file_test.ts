@@ -12,6 +12,7 @@ import {
   ROOT,
   spawnProcess,
   START_TIMEOUT_MS,
+  tempDirRemovedAtExit,
 } from "../support/process.ts";
 
 const NEW_TOOLS = `import { z } from "zod";
@@ -31,7 +32,7 @@ export default [
 
 /** A copy of what the project runs from (sources, migrations, configuration, lock file). */
 async function copyProject(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "mcp-loop-tools-" });
+  const dir = await tempDirRemovedAtExit("mcp-loop-tools-");
   for (const entry of ["functions", "shared", "supabase", "deno.json", "import_map.json"]) {
     const status = await new Deno.Command("cp", { args: ["-r", `${ROOT}${entry}`, dir] }).output();
     assert.ok(status.success, `copy ${entry}`);

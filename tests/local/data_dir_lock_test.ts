@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { acquireDataDirLock, lockHolder } from "../../shared/local/data_dir_lock.ts";
 import { isAppError } from "../../shared/errors.ts";
+import { tempDirRemovedAtExit } from "../support/process.ts";
 
 Deno.test("a data folder's lock says who holds it, refuses a second holder, and is free once released", async () => {
-  const dataDir = await Deno.makeTempDir();
+  const dataDir = await tempDirRemovedAtExit("mcp-loop-lock-");
   assert.equal(lockHolder(dataDir), undefined);
   const lock = acquireDataDirLock(dataDir, { role: "http" });
   lock.setMcpUrl("http://127.0.0.1:8000/mcp-loop/mcp");
@@ -35,7 +36,7 @@ Deno.test("a data folder's lock says who holds it, refuses a second holder, and 
 });
 
 Deno.test("a lock this process holds refuses this process too (one app per folder)", async () => {
-  const dataDir = await Deno.makeTempDir();
+  const dataDir = await tempDirRemovedAtExit("mcp-loop-lock-");
   const lock = acquireDataDirLock(dataDir, { role: "stdio" });
   try {
     assert.throws(
