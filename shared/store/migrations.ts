@@ -81,6 +81,7 @@ export const SCHEMA_FUNCTIONS = [
   "chat_lexemes",
   "chat_owner",
   "chat_query_lexemes",
+  "chat_query_terms",
   "chat_recall_scope",
   "chat_tsvector",
   "chat_uncommon_lexemes",

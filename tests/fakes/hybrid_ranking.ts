@@ -47,10 +47,23 @@ export function lexemes(text: string, config = "simple"): string[] {
   return config === "english" ? searchTerms(text) : tokenize(text);
 }
 
-/** `chat_query_lexemes`: the question's own lexemes, and its plain words that are not stop words. */
-function queryLexemes(text: string, config: string): Set<string> {
-  const plain = lexemes(text, "simple").filter((word) => lexemes(word, config).length > 0);
-  return new Set([...lexemes(text, config), ...plain]);
+/**
+ * `chat_query_terms`: the question's lexemes (its own, and its plain words that are not stop
+ * words), each with the word it is a form of: a plain word and its stem are one word, named by
+ * the stem.
+ */
+function queryTerms(text: string, config: string): Map<string, string> {
+  const terms = new Map<string, string>();
+  const add = (form: string, term: string) => {
+    const had = terms.get(form);
+    if (had === undefined || term < had) terms.set(form, term);
+  };
+  for (const word of lexemes(text, "simple")) {
+    const [stem] = lexemes(word, config);
+    if (stem !== undefined) add(word, stem);
+  }
+  for (const lexeme of lexemes(text, config)) add(lexeme, lexeme);
+  return terms;
 }
 
 /** `chat_is_question`: ends with "?" or opens with a question word. */
@@ -108,10 +121,11 @@ const NEIGHBOUR_SHARES = [0.35, 0.5];
 /**
  * The user's rows holding a wanted lexeme, by BM25 over the scope plus shares
  * of their neighbours' (the two user messages before and after in the session).
+ * A lexeme weighs as its word: the rows holding each of the word's forms, added.
  */
 function fullTextRanking(rows: readonly RankedRow[], query: HybridQuery, pool: number): string[] {
   const configured = query.textSearchConfig ?? "auto";
-  const wanted = queryLexemes(query.text ?? "", textSearchConfigFor(query.text ?? "", configured));
+  const terms = queryTerms(query.text ?? "", textSearchConfigFor(query.text ?? "", configured));
   const scope = rows.filter((row) => row.role === "user").sort((a, b) => a.seq - b.seq).slice(-2000)
     .map((row) => {
       const words = lexemes(row.content, textSearchConfigFor(row.content, configured));
@@ -123,13 +137,17 @@ function fullTextRanking(rows: readonly RankedRow[], query: HybridQuery, pool: n
   const averageLength = Math.max(scope.reduce((sum, doc) => sum + doc.length, 0) / (n || 1), 1);
   const df = new Map<string, number>();
   for (const doc of scope) {
-    for (const word of doc.tf.keys()) if (wanted.has(word)) df.set(word, (df.get(word) ?? 0) + 1);
+    for (const word of doc.tf.keys()) {
+      const term = terms.get(word);
+      if (term !== undefined) df.set(term, (df.get(term) ?? 0) + 1);
+    }
   }
   const own = new Map(scope.map((doc) => {
     let score = 0;
-    for (const [word, count] of df) {
+    for (const [word, term] of terms) {
       const tf = doc.tf.get(word);
       if (!tf) continue;
+      const count = df.get(term)!;
       const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
       score += idf * tf * (BM25.k1 + 1) /
         (tf + BM25.k1 * (1 - BM25.b + BM25.b * doc.length / averageLength));

@@ -276,6 +276,40 @@ export function hybridRetrievalSuite(
     assert.deepEqual(semanticMatches[0].foundBy, ["full_text"]);
   });
 
+  test(`${name}: a word is as rare as all its forms: a name said in every message is common, however it was indexed`, async () => {
+    const store = await makeStore({ recentLimit: 0 });
+    const s = session();
+    // English prose is stemmed ("Jamie" is "jami"); a short thank-you is not told as English
+    // and keeps the plain form. Counted apart, the plain form looked rare.
+    const messages = [
+      "Jamie and I cooked dinner at home tonight",
+      "Thanks, Jamie!",
+      "Jamie is painting the kitchen this week",
+      "I lent Jamie my old bike for the summer",
+      "The trip to the coast took four hours",
+      "Jamie wants to learn the guitar again",
+      "We met Jamie's parents at the station",
+      "Cheers Jamie",
+      "Jamie was late for the movie as usual",
+      "My brother planned a trip to the mountains",
+    ];
+    for (const [i, text] of messages.entries()) {
+      await say(store, ANONYMOUS, s, text, undefined, { embedding: direction(i) });
+    }
+    const { semanticMatches } = await load(
+      store,
+      ANONYMOUS,
+      s,
+      "which trip did Jamie mention?",
+      undefined,
+      direction(15),
+    );
+    assert.deepEqual(contents(semanticMatches).slice(0, 2).sort(), [
+      "My brother planned a trip to the mountains",
+      "The trip to the coast took four hours",
+    ]);
+  });
+
   test(`${name}: a message whose neighbour holds the question's rarer words ranks above its equal`, async () => {
     const store = await makeStore({ recentLimit: 0 });
     const s = session();

@@ -30,6 +30,7 @@ const ATTACKS: Record<string, (v: Tenant) => string[][]> = {
   "chat_lexemes(text,text)": (v) => [["'simple'", lit(`${v.word} private note`)]],
   "chat_owner(text)": (v) => [[lit(v.owner)]],
   "chat_query_lexemes(text,text)": (v) => [["'english'", lit(`${v.word} private note`)]],
+  "chat_query_terms(text,text)": (v) => [["'english'", lit(`${v.word} private notes`)]],
   "chat_recall_scope(text,uuid,text)": (v) =>
     [lit(v.session), "null"].flatMap((session) => [
       [lit(v.owner), v.userId ? `${lit(v.userId)}::uuid` : "null", session],
