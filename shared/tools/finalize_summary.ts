@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
 import type { StoredMessage, UsageMeter } from "../ports.ts";
 import {
-  asksWhatIsRemembered,
+  asksToListMemory,
   recallAbout,
   recallMemory,
   type RecallQuestion,
@@ -42,7 +42,7 @@ export function createFinalizeSummaryTool(
     run: ({ args, results, request, signal, usage, context }) => {
       const message = request?.messages.at(-1)?.content ?? "";
       const question = recallQuestion(message);
-      const listsMemory = asksWhatIsRemembered(message);
+      const listsMemory = asksToListMemory(message);
       const remembered = question ? [] : recallMemory(message, context);
       const input: SummaryInput = {
         message,

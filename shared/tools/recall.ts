@@ -60,12 +60,12 @@ const ASKING_MEMORY = new Set(
 
 /**
  * The items of the caller's working memory (`context.workingMemory`) relevant
- * to `message`; all of them when it asks what is remembered
- * ({@link asksWhatIsRemembered}).
+ * to `message`; all of them when a sentence of it asks what is remembered
+ * ({@link asksToListMemory}).
  */
 export function recallMemory(message: string, context: Record<string, unknown>): string[] {
   // All of it: the reply lists the first ones and says how many more (the document is small).
-  if (asksWhatIsRemembered(message)) return memoryStatements(context.workingMemory);
+  if (asksToListMemory(message)) return memoryStatements(context.workingMemory);
   // "what do you remember about my bike?" is about the bike.
   const toMemory = ASKS_YOU_TO_RECALL.test(tokenize(message).join(" "));
   const wanted = new Set(
@@ -141,6 +141,26 @@ const BESIDE_MEMORY_ASK =
  * you remember about Tokyo?": that is matched by its words).
  */
 export function asksWhatIsRemembered(message: string): boolean {
+  const { sentences, asking } = memoryAsk(message);
+  return asking >= 0 &&
+    sentences.every(({ words, asks }, i) =>
+      i === asking || (!asks && BESIDE_MEMORY_ASK.test(words))
+    );
+}
+
+/**
+ * Whether a sentence of the message asks what the memory holds, whatever the
+ * others ask: "what do you know about me? Also, what time is it in Lima?" is
+ * answered with both (the planner plans the rest).
+ */
+export function asksToListMemory(message: string): boolean {
+  return memoryAsk(message).asking >= 0;
+}
+
+/** The message's sentences, and the index of the first that asks what the memory holds (or -1). */
+function memoryAsk(
+  message: string,
+): { sentences: { words: string; asks: boolean }[]; asking: number } {
   const sentences = (message.match(/[^.!?;]+[.!?;]*/g) ?? []).map((sentence) => ({
     words: tokenize(sentence).join(" "),
     asks: sentence.trim().endsWith("?"),
@@ -148,10 +168,7 @@ export function asksWhatIsRemembered(message: string): boolean {
   const asking = sentences.findIndex(({ words }) =>
     ASKS_MEMORY.some((pattern) => pattern.test(words))
   );
-  return asking >= 0 &&
-    sentences.every(({ words, asks }, i) =>
-      i === asking || (!asks && BESIDE_MEMORY_ASK.test(words))
-    );
+  return { sentences, asking };
 }
 
 /** A question about what was said earlier: whose messages, and on what topic. */

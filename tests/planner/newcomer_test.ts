@@ -455,6 +455,16 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       // about the memory.
       const beside = await tell("What do you know about me? List my loops.");
       assert.ok(toolsOf(beside).includes("list_active_loops"));
+      // And the reply answers both: the step's sentence, then the whole memory.
+      const alongside = await tell("Which details have you saved about me? And the time in Accra?");
+      assert.deepEqual(toolsOf(alongside), ["get_current_time", "finalize_summary"]);
+      assert.match(alongside.summaryMessage!, /^In Accra \(Africa\/Accra\) it is /);
+      assert.ok(
+        alongside.summaryMessage!.endsWith(
+          ["You asked me to remember:", ...facts.map((fact) => `- "${fact}"`)].join("\n"),
+        ),
+        alongside.summaryMessage,
+      );
       for (const message of ["what can you store?", "what did you learn?"]) {
         assert.doesNotMatch((await tell(message)).summaryMessage!, /^You asked me to remember/);
       }
@@ -557,6 +567,50 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // Deleting is destructive: it waits for a person's approval.
         assert.equal(data.stopReason, "approval_required", message);
       }
+    });
+
+    await t.step(
+      "everyday ways of clearing the memory forget everything, once approved",
+      async () => {
+        for (
+          const message of [
+            "forget everything",
+            "please forget it all",
+            "wipe whatever you've stored about me",
+            "erase what you remember",
+            "delete all of my saved details",
+            "forget my facts, please",
+          ]
+        ) {
+          const data = await ask(message, `wipe-${crypto.randomUUID()}`);
+          assert.deepEqual(
+            data.plan[0],
+            { tool: "forget", args: { everything: true }, round: 1 },
+            message,
+          );
+          assert.equal(data.stopReason, "approval_required", message);
+        }
+        // One thing, a topic, or the conversation is not the whole memory.
+        const one = await ask("forget that my cat is called Miso", `wipe-${crypto.randomUUID()}`);
+        assert.deepEqual(one.plan[0].args, { what: "my cat is called Miso" });
+        const topic = await ask("forget everything about Lisbon", `wipe-${crypto.randomUUID()}`);
+        assert.notDeepEqual(topic.plan[0].args, { everything: true });
+        const chat = await ask("forget everything we discussed", `wipe-${crypto.randomUUID()}`);
+        assert.equal(chat.plan[0].tool, "forget_session");
+      },
+    );
+
+    await t.step("'never mind' drops the request: no step, no list of tools", async () => {
+      for (
+        const message of ["never mind", "oh, forget it", "scratch that, thanks", "nevermind then"]
+      ) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
+        assert.match(data.summaryMessage!, /^All right, I left it\./, message);
+      }
+      // With a request after it, the request runs.
+      const after = await ask("forget it, what's the time in Nairobi?");
+      assert.deepEqual(toolsOf(after), ["get_current_time", "finalize_summary"]);
     });
 
     await t.step("a memory ask and another request in one message plan both", async () => {
