@@ -97,12 +97,14 @@ export function withoutLeadingPleasantries(text: string): string {
 }
 
 /**
- * Whether the text only greets, thanks or takes leave: "thanks a lot", "good
- * night"; not "is it night?" (it asks the time).
+ * Whether the text only greets, thanks, takes leave or lets a request go:
+ * "thanks a lot", "good night", "never mind"; not "is it night?" (it asks the
+ * time).
  */
 function isPleasantry(text: string): boolean {
-  return letsItGo(text) || isGreeting(tokenize(text)) &&
-      !text.split(/[.;!?,\n]/).some((part) => impliedWords(part).length > 0);
+  if (letsItGo(text)) return true;
+  return isGreeting(tokenize(text)) &&
+    !text.split(/[.;!?,\n]/).some((part) => impliedWords(part).length > 0);
 }
 
 /** "Never mind", "forget it", "scratch that": the message drops what was asked, and asks nothing. */
