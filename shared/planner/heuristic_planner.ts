@@ -19,6 +19,7 @@
  */
 import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
+import { dropsTheRequest } from "../text/taking_back.ts";
 import { cosine, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
@@ -33,6 +34,7 @@ import {
   asksForCapabilities,
   capabilitiesNote,
   greetingNote,
+  LET_GO_NOTE,
   missingArgsNote,
   statementNote,
   unservedNote,
@@ -85,6 +87,7 @@ export class HeuristicPlanner implements Planner {
           : steps,
       );
     const message = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
+    if (dropsTheRequest(message)) return reply([], LET_GO_NOTE);
     const earlier = earlierUserMessages(request, context);
     const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);

@@ -54,20 +54,21 @@ const FORGET_SESSION = new RegExp(
     .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+(?:session|conversation|chat|thread|discussion|chat history|conversation history)(?=[\s,.!]*(?:$|,|please|now|for good|completely|entirely|permanently|right away))|forget (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered))\b`,
   "i",
 );
-const NEVER_MIND = /^\s*(?:forget (?:about )?it(?!\s+all\b)|never ?mind)\b/i;
+const NEVER_MIND = /^\s*(?:forget (?:about )?it|never ?mind)\b/i;
 /** What the memory did: "you know", "you've stored", "you remember". */
 const YOU_KEPT = String
   .raw`(?:that\s+)?you(?:'ve| have)?\s+(?:know|remember(?:ed)?|kept|stored|saved|learned|learnt|noted)`;
 /**
  * "Clear my memory", "erase everything you know about me", "forget all about me",
- * "forget everything", "forget what you know about me", "delete all my saved facts".
+ * "forget everything", "forget what you know about me", "delete all my saved facts" (not
+ * "forget it all": that says "drop it" as often).
  */
 const CLEAR_MEMORY = new RegExp(
   String.raw`^\s*${OPENING}(?:` +
     String
       .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all(?: of)?\s+|everything (?:in|from)\s+)?(?:(?:your|my)\s+)?(?:whole\s+|entire\s+)?(?:working\s+)?memor(?:y|ies)(?:\s+clean)?` +
     String.raw`|${WIPE_VERB}\s+(?:everything|all)(?:\s+${YOU_KEPT})?\s+about me` +
-    String.raw`|forget\s+(?:everything|it all|all of it)` +
+    String.raw`|forget\s+everything` +
     String
       .raw`|${WIPE_VERB}\s+(?:everything|all|what|whatever)\s+${YOU_KEPT}(?:\s+(?:about|on) me)?` +
     String

@@ -13,7 +13,6 @@ import type { PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { clipWords } from "../tools/step_sentences.ts";
-import { letsItGo } from "./request_reading.ts";
 import { descriptionLead } from "./tool_profile.ts";
 
 /** Ways of asking what the assistant can do, over the message's lower-case words. */
@@ -104,11 +103,12 @@ const ACKNOWLEDGING = new Set(
     "so very much").split(" "),
 );
 
-/** A word back for a greeting, thanks, goodbye, acknowledgement or "never mind". */
+/** The note for a message that takes back what it asked ("never mind"). */
+export const LET_GO_NOTE =
+  'All right, I left it. Ask me for something else, or "what can you do?" to see my tools.';
+
+/** A word back for a greeting, thanks, goodbye or acknowledgement. */
 export function greetingNote(message: string): string {
-  if (letsItGo(message)) {
-    return 'All right, I left it. Ask me for something else, or "what can you do?" to see my tools.';
-  }
   const words = new Set(tokenize(message));
   if (["thanks", "thank", "cheers", "helpful"].some((word) => words.has(word))) {
     return "You're welcome.";

@@ -97,27 +97,12 @@ export function withoutLeadingPleasantries(text: string): string {
 }
 
 /**
- * Whether the text only greets, thanks, takes leave or lets a request go:
- * "thanks a lot", "good night", "never mind"; not "is it night?" (it asks the
- * time).
+ * Whether the text only greets, thanks or takes leave: "thanks a lot", "good
+ * night"; not "is it night?" (it asks the time).
  */
 function isPleasantry(text: string): boolean {
-  if (letsItGo(text)) return true;
   return isGreeting(tokenize(text)) &&
     !text.split(/[.;!?,\n]/).some((part) => impliedWords(part).length > 0);
-}
-
-/** "Never mind", "forget it", "scratch that": the message drops what was asked, and asks nothing. */
-const LETTING_GO = new RegExp(
-  String.raw`^(?:(?:ok|okay|oh|ah|hmm|no|actually|sorry|well)\s+)*` +
-    String
-      .raw`(?:never ?mind|forget (?:about )?it|scratch that|don t worry(?: about it)?|no worries|it s fine|doesn t matter)` +
-    String.raw`(?:\s+(?:then|please|thanks|thank you|for now|anyway|after all|it s fine))*$`,
-);
-
-/** Whether the message only drops what was asked ({@link LETTING_GO}). */
-export function letsItGo(text: string): boolean {
-  return LETTING_GO.test(tokenize(text).join(" "));
 }
 
 /** Whether the words greet, thank or take leave, and say nothing else ("thanks a lot"; not "what?"). */

@@ -124,9 +124,17 @@ function memoryListing(remembered: readonly string[]): string {
   if (remembered.length <= 2) {
     return `You asked me to remember: ${remembered.map(quote).join(" and ")}.`;
   }
-  const listed = remembered.slice(0, MAX_LISTED).map((item) => `- ${quote(item)}`);
-  const more = remembered.length - MAX_LISTED;
-  if (more > 0) listed.push(`- and ${more} more: ask about one by its words to see it`);
+  // The last ones: facts are kept in the order they came, and the newest is what is looked for.
+  const listed = remembered.slice(-MAX_LISTED).map((item) => `- ${quote(item)}`);
+  const earlier = remembered.length - MAX_LISTED;
+  if (earlier > 0) {
+    listed.unshift(`- and ${earlier} earlier: ask about one by its words to see it`);
+    return [
+      `You asked me to remember (the last ${MAX_LISTED} of ${remembered.length}):`,
+      ...listed,
+    ]
+      .join("\n");
+  }
   return ["You asked me to remember:", ...listed].join("\n");
 }
 

@@ -7,6 +7,7 @@
  * itself ("what did I say about Osaka?") finds the earlier messages, asks
  * included, on its topic (see {@link recallAbout}).
  */
+import { dropsTheRequest } from "../text/taking_back.ts";
 import { contentWords as allContentWords, stem, tokenize } from "../text/words.ts";
 import { memoryStatements } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
@@ -25,14 +26,17 @@ const MAX_RECALLED = 2;
 /** Least share of the message's content words a statement must contain. */
 const MIN_OVERLAP = 0.5;
 
-/** The user's earlier statements in `context` (recent messages, semantic matches) relevant to `message`. */
+/**
+ * The user's earlier statements in `context` (recent messages, semantic matches) relevant to
+ * `message`; none when it takes its question back ("… Never mind.").
+ */
 export function recallStatements(
   message: string,
   context: Record<string, unknown>,
 ): StoredMessage[] {
   const wanted = new Set(contentWords(message));
   // A statement is not answered from memory: "lunch is at noon" should not quote "lunch was late".
-  if (wanted.size === 0 || !isQuestion(message)) return [];
+  if (wanted.size === 0 || !isQuestion(message) || dropsTheRequest(message)) return [];
   const seen = new Set<string>();
   const scored: { said: StoredMessage; score: number; order: number }[] = [];
   const candidates = [
@@ -61,9 +65,10 @@ const ASKING_MEMORY = new Set(
 /**
  * The items of the caller's working memory (`context.workingMemory`) relevant
  * to `message`; all of them when a sentence of it asks what is remembered
- * ({@link asksToListMemory}).
+ * ({@link asksToListMemory}); none when it takes its question back.
  */
 export function recallMemory(message: string, context: Record<string, unknown>): string[] {
+  if (dropsTheRequest(message)) return [];
   // All of it: the reply lists the first ones and says how many more (the document is small).
   if (asksToListMemory(message)) return memoryStatements(context.workingMemory);
   // "what do you remember about my bike?" is about the bike.
@@ -151,10 +156,11 @@ export function asksWhatIsRemembered(message: string): boolean {
 /**
  * Whether a sentence of the message asks what the memory holds, whatever the
  * others ask: "what do you know about me? Also, what time is it in Lima?" is
- * answered with both (the planner plans the rest).
+ * answered with both (the planner plans the rest); not when the message takes
+ * it back at the end ("… Never mind.").
  */
 export function asksToListMemory(message: string): boolean {
-  return memoryAsk(message).asking >= 0;
+  return memoryAsk(message).asking >= 0 && !dropsTheRequest(message);
 }
 
 /** The message's sentences, and the index of the first that asks what the memory holds (or -1). */
@@ -208,7 +214,7 @@ const WHEN_WORDS = new Set(
 
 /** The recall question `message` asks, if it asks one. */
 export function recallQuestion(message: string): RecallQuestion | undefined {
-  if (asksWhatIsRemembered(message)) return undefined;
+  if (asksToListMemory(message) || dropsTheRequest(message)) return undefined;
   const match = ASKED_EARLIER.exec(tokenize(message).join(" "));
   if (!match) return undefined;
   const who = match.slice(1).find((group) => group !== undefined);

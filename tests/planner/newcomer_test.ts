@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import tools from "../../functions/mcp-loop/tools.ts";
 import { createLoop } from "../../shared/app/create_loop.ts";
 import type { MCPResponse } from "../../shared/contracts.ts";
+import { LET_GO_NOTE } from "../../shared/planner/planner_notes.ts";
 import { initializedDataDir } from "../support/process.ts";
 
 type Data = MCPResponse["data"];
@@ -457,6 +458,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.ok(toolsOf(beside).includes("list_active_loops"));
       // And the reply answers both: the step's sentence, then the whole memory.
       const alongside = await tell("Which details have you saved about me? And the time in Accra?");
+      // Asked as what the user told it to remember, beside a request: both too.
+      const asked = await tell("what have I asked you to remember? Then list my loops.");
+      assert.deepEqual(toolsOf(asked), ["list_active_loops", "finalize_summary"]);
+      assert.match(asked.summaryMessage!, /\nYou asked me to remember:\n- "I teach chemistry"/);
       assert.deepEqual(toolsOf(alongside), ["get_current_time", "finalize_summary"]);
       assert.match(alongside.summaryMessage!, /^In Accra \(Africa\/Accra\) it is /);
       assert.ok(
@@ -575,7 +580,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         for (
           const message of [
             "forget everything",
-            "please forget it all",
+            "please forget everything, thanks",
             "wipe whatever you've stored about me",
             "erase what you remember",
             "delete all of my saved details",
@@ -606,11 +611,30 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       ) {
         const data = await ask(message);
         assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
-        assert.match(data.summaryMessage!, /^All right, I left it\./, message);
+        assert.equal(data.summaryMessage, LET_GO_NOTE, message);
       }
-      // With a request after it, the request runs.
-      const after = await ask("forget it, what's the time in Nairobi?");
-      assert.deepEqual(toolsOf(after), ["get_current_time", "finalize_summary"]);
+      // With a request after it, the request runs ("forget it all" says "drop it" too).
+      for (
+        const message of [
+          "forget it, what's the time in Nairobi?",
+          "forget it all, what time is it in Lima?",
+        ]
+      ) {
+        assert.deepEqual(toolsOf(await ask(message)), ["get_current_time", "finalize_summary"]);
+      }
+      // Taken back at the end, nothing runs: no fact forgotten, no memory cleared.
+      for (
+        const message of [
+          "forget that my cat is called Miso, never mind",
+          "wipe your memory. Actually, scratch that.",
+          "list my loops... oh, forget it",
+          "what do you know about me? Never mind.",
+        ]
+      ) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
+        assert.equal(data.summaryMessage, LET_GO_NOTE, message);
+      }
     });
 
     await t.step("a memory ask and another request in one message plan both", async () => {

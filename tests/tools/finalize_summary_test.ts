@@ -163,12 +163,14 @@ Deno.test("a question about the memory lists it whole, or says it is empty, offl
     await reply("what do you know about me?", { workingMemory: memory, recentMessages: said }),
     listed,
   );
-  // Ten at most, then how many more.
+  // The last ten at most, after how many earlier ones there are.
   const many = { facts: Array.from({ length: 13 }, (_, i) => `I own ${i + 1} kites`) };
   const lines = (await reply("what do you know about me?", { workingMemory: many })).split("\n");
   assert.equal(lines.length, 12);
-  assert.equal(lines[10], '- "I own 10 kites"');
-  assert.equal(lines[11], "- and 3 more: ask about one by its words to see it");
+  assert.equal(lines[0], "You asked me to remember (the last 10 of 13):");
+  assert.equal(lines[1], "- and 3 earlier: ask about one by its words to see it");
+  assert.equal(lines[2], '- "I own 4 kites"');
+  assert.equal(lines[11], '- "I own 13 kites"');
   const model = new ScriptedChatModel("Nothing yet.");
   const summarize = createModelSummarizer(model, { logger: new RecordingLogger() });
   await summarize(

@@ -1,0 +1,35 @@
+/**
+ * Words that take a request back: "never mind", "forget it", "scratch that".
+ * The offline planner plans nothing for such a message, and the reply lists
+ * nothing it asked for before taking it back.
+ */
+import { tokenize } from "./words.ts";
+
+/** Words that take back what was asked, whatever stands before them. */
+const TAKING_BACK = String
+  .raw`never ?mind|nvm|forget (?:about )?it|scratch that|cancel that|(?:it )?doesn t matter`;
+/** Words before or after them: "oh, never mind", "forget it then". */
+const AROUND = {
+  before: String.raw`^(?:(?:ok|okay|oh|ah|hmm|no|actually|sorry|well|wait|thanks|thank you)\s+)*`,
+  after: String.raw`(?:\s+(?:then|please|thanks|thank you|for now|anyway|after all|it s fine))*$`,
+};
+/** A message that only lets its request go: the words above, or a milder "no worries". */
+const LETTING_GO = new RegExp(
+  `${AROUND.before}(?:${TAKING_BACK}|don t worry(?: about it)?|no worries|it s fine|skip it)${AROUND.after}`,
+);
+/** Its last part takes back what came before: "forget my bike. Never mind." */
+const TAKEN_BACK = new RegExp(`${AROUND.before}(?:${TAKING_BACK})${AROUND.after}`);
+
+/**
+ * Whether the message asks for nothing after all: it only lets a request go
+ * ("never mind", "no worries, forget it", "never mind, no worries"), or its
+ * last part takes back the rest ("clear my memory. Actually, never mind").
+ * Not "forget it, what time is it in Oslo?": that asks the time.
+ */
+export function dropsTheRequest(message: string): boolean {
+  if (LETTING_GO.test(tokenize(message).join(" "))) return true;
+  const parts = message.split(/[.;!?,\n]+/).map((part) => tokenize(part).join(" "))
+    .filter((words) => words !== "");
+  return parts.length > 1 &&
+    (TAKEN_BACK.test(parts.at(-1)!) || parts.every((words) => LETTING_GO.test(words)));
+}
