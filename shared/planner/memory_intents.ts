@@ -69,6 +69,12 @@ const CLEAR_MEMORY = new RegExp(
       .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all(?: of)?\s+|everything (?:in|from)\s+)?(?:(?:your|my)\s+)?(?:whole\s+|entire\s+)?(?:working\s+)?memor(?:y|ies)(?:\s+clean)?` +
     String.raw`|${WIPE_VERB}\s+(?:everything|all)(?:\s+${YOU_KEPT})?\s+about me` +
     String.raw`|forget\s+everything` +
+    // "forget everything I told you", "stop remembering things about me"
+    String
+      .raw`|${WIPE_VERB}\s+(?:everything|all(?: the things)?|all of it)\s+(?:that\s+)?i(?:'ve| have)?\s+(?:told|gave|taught|shared with)\s+you` +
+    String.raw`|stop remembering\s+(?:things|anything|stuff|everything)(?:\s+about me)?` +
+    String
+      .raw`|${WIPE_VERB}\s+(?:all\s+)?(?:the\s+)?(?:facts|details|info|information)\s+you(?:'ve| have)?\s+(?:have|got|keep|hold|stored|saved|kept)(?:\s+(?:about|on) me)?` +
     String
       .raw`|${WIPE_VERB}\s+(?:everything|all|what|whatever)\s+${YOU_KEPT}(?:\s+(?:about|on) me)?` +
     String
@@ -78,7 +84,7 @@ const CLEAR_MEMORY = new RegExp(
 );
 const FORGET = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:forget|stop remembering|unlearn)(?:\s+that|\s+about|\s+what i (?:said|told you) about|\s*:)?\s+(.+?)[\s.!]*$`,
+    .raw`^\s*${OPENING}(?:forget|stop remembering|unlearn)(?:\s+(?:that\s+)?i (?:said|told you|mentioned)(?:\s+that)?|\s+that|\s+about|\s+what i (?:said|told you) about|\s+(?:everything|anything|all|what|whatever)(?:\s+${YOU_KEPT})?\s+(?:about|regarding)|\s*:)?\s+(.+?)[\s.!]*$`,
   "is",
 );
 const REMOVE_FROM_MEMORY = new RegExp(

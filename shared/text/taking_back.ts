@@ -7,7 +7,7 @@ import { tokenize } from "./words.ts";
 
 /** Words that take back what was asked, whatever stands before them. */
 const TAKING_BACK = String
-  .raw`never ?mind|nvm|forget (?:about )?it|scratch that|cancel that|(?:it )?doesn t matter`;
+  .raw`never ?mind|nvm|forget (?:about )?it|forget (?:that )?i (?:asked|said anything|said that|mentioned it)|scratch that|cancel that|(?:it )?doesn t matter`;
 /** Words before or after them: "oh, never mind", "forget it then". */
 const AROUND = {
   before: String.raw`^(?:(?:ok|okay|oh|ah|hmm|no|actually|sorry|well|wait|thanks|thank you)\s+)*`,

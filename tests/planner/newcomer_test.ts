@@ -585,6 +585,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
             "erase what you remember",
             "delete all of my saved details",
             "forget my facts, please",
+            "forget everything I've told you",
+            "stop remembering stuff about me",
+            "delete all the info you have on me",
           ]
         ) {
           const data = await ask(message, `wipe-${crypto.randomUUID()}`);
@@ -598,8 +601,17 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // One thing, a topic, or the conversation is not the whole memory.
         const one = await ask("forget that my cat is called Miso", `wipe-${crypto.randomUUID()}`);
         assert.deepEqual(one.plan[0].args, { what: "my cat is called Miso" });
-        const topic = await ask("forget everything about Lisbon", `wipe-${crypto.randomUUID()}`);
-        assert.notDeepEqual(topic.plan[0].args, { everything: true });
+        // A topic is what to forget, the words around it left out.
+        for (
+          const [message, what] of [
+            ["forget everything about Lisbon", "Lisbon"],
+            ["forget what you know about my landlord", "my landlord"],
+            ["forget that I said my desk is by the window", "my desk is by the window"],
+          ]
+        ) {
+          const data = await ask(message, `wipe-${crypto.randomUUID()}`);
+          assert.deepEqual(data.plan[0], { tool: "forget", args: { what }, round: 1 }, message);
+        }
         const chat = await ask("forget everything we discussed", `wipe-${crypto.randomUUID()}`);
         assert.equal(chat.plan[0].tool, "forget_session");
       },
@@ -629,6 +641,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "wipe your memory. Actually, scratch that.",
           "list my loops... oh, forget it",
           "what do you know about me? Never mind.",
+          "forget I mentioned it",
         ]
       ) {
         const data = await ask(message);
