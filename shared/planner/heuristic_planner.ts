@@ -19,7 +19,7 @@
  */
 import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
-import { dropsTheRequest } from "../text/taking_back.ts";
+import { afterTakingBack, dropsTheRequest } from "../text/taking_back.ts";
 import { cosine, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
@@ -86,8 +86,9 @@ export class HeuristicPlanner implements Planner {
           ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]
           : steps,
       );
-    const message = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
-    if (dropsTheRequest(message)) return reply([], LET_GO_NOTE);
+    const written = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
+    if (dropsTheRequest(written)) return reply([], LET_GO_NOTE);
+    const message = afterTakingBack(written); // "never mind. remember that …": the rest asks
     const earlier = earlierUserMessages(request, context);
     const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);

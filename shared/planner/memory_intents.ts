@@ -54,6 +54,11 @@ const FORGET_SESSION = new RegExp(
     .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+(?:session|conversation|chat|thread|discussion|chat history|conversation history)(?=[\s,.!]*(?:$|,|please|now|for good|completely|entirely|permanently|right away))|forget (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered))\b`,
   "i",
 );
+/** "forget that", pointing at the fact the message before asked to keep. */
+const FORGET_POINTER = new RegExp(
+  String.raw`^\s*${OPENING}forget (?:that|this)(?:[\s,]+please)?[\s.!]*$`,
+  "i",
+);
 const NEVER_MIND = /^\s*(?:forget (?:about )?it|never ?mind)\b/i;
 /** What the memory did: "you know", "you've stored", "you remember". */
 const YOU_KEPT = String
@@ -141,6 +146,13 @@ export function memoryIntent(
   const fact = factToKeep(message, previous);
   if (fact !== undefined) {
     return offered("remember") ? { tool: "remember", args: { fact: clip(fact) } } : undefined;
+  }
+  // "remember that I like tea" then "forget that": the fact just kept.
+  const kept = FORGET_POINTER.test(message) && previous
+    ? factToKeep(previous, undefined)
+    : undefined;
+  if (kept !== undefined) {
+    return offered("forget") ? { tool: "forget", args: { what: clip(kept) } } : undefined;
   }
   if (NEVER_MIND.test(message) || /^\s*(?:don'?t|do not|never) forget\b/i.test(message)) {
     return undefined;

@@ -33,3 +33,21 @@ export function dropsTheRequest(message: string): boolean {
   return parts.length > 1 &&
     (TAKEN_BACK.test(parts.at(-1)!) || parts.every((words) => LETTING_GO.test(words)));
 }
+
+/** A part that takes back what came before it, then the request that replaces it. */
+const TAKEN_BACK_FIRST = new RegExp(
+  String.raw`^\s*(?:(?:ok|okay|oh|ah|hmm|no|actually|sorry|well|wait)[\s,]+)*` +
+    String
+      .raw`(?:never\s?mind|nvm|forget (?:about )?(?:it|that)|scratch that|cancel that|(?:it )?doesn'?t matter|no worries)` +
+    String.raw`\s*[,.;!–—-]+\s*(?=\S)`,
+  "i",
+);
+
+/** The message after a first part that takes back what was asked before: "never mind. remember that …". */
+export function afterTakingBack(message: string): string {
+  let rest = message;
+  for (let first = TAKEN_BACK_FIRST.exec(rest); first; first = TAKEN_BACK_FIRST.exec(rest)) {
+    rest = rest.slice(first[0].length);
+  }
+  return rest;
+}

@@ -7,7 +7,7 @@
  * itself ("what did I say about Osaka?") finds the earlier messages, asks
  * included, on its topic (see {@link recallAbout}).
  */
-import { dropsTheRequest } from "../text/taking_back.ts";
+import { afterTakingBack, dropsTheRequest } from "../text/taking_back.ts";
 import { contentWords as allContentWords, stem, tokenize } from "../text/words.ts";
 import { memoryStatements } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
@@ -167,7 +167,8 @@ export function asksToListMemory(message: string): boolean {
 function memoryAsk(
   message: string,
 ): { sentences: { words: string; asks: boolean }[]; asking: number } {
-  const sentences = (message.match(/[^.!?;]+[.!?;]*/g) ?? []).map((sentence) => ({
+  // "never mind, what do you know about me?": what follows the taking back asks.
+  const sentences = (afterTakingBack(message).match(/[^.!?;]+[.!?;]*/g) ?? []).map((sentence) => ({
     words: tokenize(sentence).join(" "),
     asks: sentence.trim().endsWith("?"),
   })).filter(({ words }) => words !== "");

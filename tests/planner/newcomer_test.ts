@@ -634,6 +634,23 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       ) {
         assert.deepEqual(toolsOf(await ask(message)), ["get_current_time", "finalize_summary"]);
       }
+      // "forget that" just after keeping a fact forgets that fact.
+      const chat = `nm-${crypto.randomUUID()}`;
+      await ask("please remember that my gym day is Tuesday", chat);
+      const pointed = await ask("forget that", chat);
+      assert.deepEqual(pointed.plan[0].args, { what: "my gym day is Tuesday" });
+      assert.match(pointed.summaryMessage!, /^I forgot "my gym day is Tuesday"/);
+      // Taken back first, what follows is the request.
+      const instead = await ask(
+        "oh never mind. Remember that my locker is 17",
+        `nm-${crypto.randomUUID()}`,
+      );
+      assert.deepEqual(instead.plan[0].args, { fact: "my locker is 17" });
+      const memory = await ask(
+        "no worries - what do you know about me?",
+        `nm-${crypto.randomUUID()}`,
+      );
+      assert.match(memory.summaryMessage!, /"my locker is 17"/);
       // Taken back at the end, nothing runs: no fact forgotten, no memory cleared.
       for (
         const message of [
