@@ -1,7 +1,8 @@
 /**
  * Words that take a request back: "never mind", "forget it", "scratch that".
  * The offline planner plans nothing for such a message, and the reply lists
- * nothing it asked for before taking it back.
+ * nothing it asked for before taking it back; what follows a first part that
+ * takes back ("never mind. remember that …") is read as the request.
  */
 import { tokenize } from "./words.ts";
 

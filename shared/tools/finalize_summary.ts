@@ -127,15 +127,10 @@ function memoryListing(remembered: readonly string[]): string {
   // The last ones: facts are kept in the order they came, and the newest is what is looked for.
   const listed = remembered.slice(-MAX_LISTED).map((item) => `- ${quote(item)}`);
   const earlier = remembered.length - MAX_LISTED;
-  if (earlier > 0) {
-    listed.unshift(`- and ${earlier} earlier: ask about one by its words to see it`);
-    return [
-      `You asked me to remember (the last ${MAX_LISTED} of ${remembered.length}):`,
-      ...listed,
-    ]
-      .join("\n");
-  }
-  return ["You asked me to remember:", ...listed].join("\n");
+  if (earlier <= 0) return ["You asked me to remember:", ...listed].join("\n");
+  const head = `You asked me to remember (the last ${MAX_LISTED} of ${remembered.length}):`;
+  return [head, `- and ${earlier} earlier: ask about one by its words to see it`, ...listed]
+    .join("\n");
 }
 
 /** Most items of the memory a reply lists. */

@@ -69,7 +69,7 @@ const ASKING_MEMORY = new Set(
  */
 export function recallMemory(message: string, context: Record<string, unknown>): string[] {
   if (dropsTheRequest(message)) return [];
-  // All of it: the reply lists the first ones and says how many more (the document is small).
+  // All of it: the reply lists the last ones and says how many came before (the document is small).
   if (asksToListMemory(message)) return memoryStatements(context.workingMemory);
   // "what do you remember about my bike?" is about the bike.
   const toMemory = ASKS_YOU_TO_RECALL.test(tokenize(message).join(" "));
