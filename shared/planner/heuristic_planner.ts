@@ -28,6 +28,7 @@ import {
   recallMemory,
   recallQuestion,
   recallStatements,
+  withoutMemoryQuestion,
 } from "../tools/recall.ts";
 import { memoryAskEnds, memoryIntent } from "./memory_intents.ts";
 import {
@@ -88,7 +89,8 @@ export class HeuristicPlanner implements Planner {
       );
     const written = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
     if (dropsTheRequest(written)) return reply([], LET_GO_NOTE);
-    const message = afterTakingBack(written); // "never mind. remember that …": the rest asks
+    // "never mind. remember that …", "what have you saved about me? And the time in Oslo?"
+    const message = withoutMemoryQuestion(afterTakingBack(written));
     const earlier = earlierUserMessages(request, context);
     const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);
@@ -127,7 +129,7 @@ export class HeuristicPlanner implements Planner {
     if (missing.length > 0) return reply([], missingArgsNote(missing));
     if (reading.kind === "greeting") return reply([], greetingNote(message));
     const answered = recallStatements(message, context).length > 0 ||
-      recallMemory(message, context).length > 0;
+      recallMemory(written, context).length > 0;
     if (answered) return reply([]);
     return reply([], reading.kind === "statement" ? statementNote(tools) : unservedNote(tools));
   }

@@ -163,14 +163,29 @@ export function asksToListMemory(message: string): boolean {
   return memoryAsk(message).asking >= 0 && !dropsTheRequest(message);
 }
 
+/**
+ * The message without its question about the memory, when another sentence
+ * asks for more: "what have you saved about me? And what day is it in
+ * Auckland?" is planned as its second sentence (the reply lists the memory).
+ */
+export function withoutMemoryQuestion(message: string): string {
+  const { sentences, asking } = memoryAsk(message);
+  if (asking < 0 || asksWhatIsRemembered(message)) return message;
+  return sentences.filter((_, i) => i !== asking).map(({ text }) => text.trim()).join(" ");
+}
+
 /** The message's sentences, and the index of the first that asks what the memory holds (or -1). */
 function memoryAsk(
   message: string,
-): { sentences: { words: string; asks: boolean }[]; asking: number } {
+): { sentences: { text: string; words: string; asks: boolean }[]; asking: number } {
   // "never mind, what do you know about me?": what follows the taking back asks.
-  const sentences = (afterTakingBack(message).match(/[^.!?;]+[.!?;]*/g) ?? []).map((sentence) => ({
-    words: tokenize(sentence).join(" "),
-    asks: sentence.trim().endsWith("?"),
+  // A clause after ", and" / ", also" counts as a sentence: "what do you know about me, and …".
+  const sentences = (afterTakingBack(message).match(/[^.!?;]+[.!?;]*/g) ?? []).flatMap((text) =>
+    text.split(/,\s*(?=(?:and|also|then|plus)\s)/i)
+  ).map((text) => ({
+    text,
+    words: tokenize(text).join(" "),
+    asks: text.trim().endsWith("?"),
   })).filter(({ words }) => words !== "");
   const asking = sentences.findIndex(({ words }) =>
     ASKS_MEMORY.some((pattern) => pattern.test(words))

@@ -458,6 +458,22 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.ok(toolsOf(beside).includes("list_active_loops"));
       // And the reply answers both: the step's sentence, then the whole memory.
       const alongside = await tell("Which details have you saved about me? And the time in Accra?");
+      // Whatever the request beside it, and after a comma too.
+      for (
+        const [message, tool] of [
+          ["What have you saved about me? And what day is it in Apia?", "get_current_time"],
+          ["what do you remember about me, and what's the time in Hobart?", "get_current_time"],
+          ["show me what you know about me, then list my loops", "list_active_loops"],
+        ]
+      ) {
+        const data = await tell(message);
+        assert.deepEqual(toolsOf(data), [tool, "finalize_summary"], message);
+        assert.match(
+          data.summaryMessage!,
+          /\nYou asked me to remember:\n- "I teach chemistry"/,
+          message,
+        );
+      }
       // Asked as what the user told it to remember, beside a request: both too.
       const asked = await tell("what have I asked you to remember? Then list my loops.");
       assert.deepEqual(toolsOf(asked), ["list_active_loops", "finalize_summary"]);
