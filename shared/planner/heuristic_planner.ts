@@ -131,7 +131,7 @@ export class HeuristicPlanner implements Planner {
     const answered = recallStatements(message, context).length > 0 ||
       recallMemory(written, context).length > 0;
     if (answered) return reply([]);
-    return reply([], reading.kind === "statement" ? statementNote(tools) : unservedNote(tools));
+    return reply([], nothingPlannedNote(reading, tools, { tookBack: message !== written }));
   }
 
   /**
@@ -272,4 +272,19 @@ function fitNote(note: string): string {
 /** The verbs the offered tools answer to. */
 function toolVerbs(tools: readonly PlannerTool[]): Set<string> {
   return new Set(tools.flatMap((tool) => toolProfile(tool).verbs));
+}
+
+/**
+ * The note when nothing was planned: a statement says how to have it kept, anything else what
+ * the tools do; a statement or a fragment after a take-back lets the request go ("never mind, I
+ * found it", "never mind, got it").
+ */
+function nothingPlannedNote(
+  reading: MessageReading,
+  tools: readonly PlannerTool[],
+  { tookBack }: { tookBack: boolean },
+): string {
+  const saysNothingMore = reading.kind === "statement" || reading.kind === "fragment";
+  if (tookBack && saysNothingMore) return LET_GO_NOTE;
+  return reading.kind === "statement" ? statementNote(tools) : unservedNote(tools);
 }

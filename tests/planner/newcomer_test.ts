@@ -675,6 +675,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "list my loops... oh, forget it",
           "what do you know about me? Never mind.",
           "forget I mentioned it",
+          "never mind, I sorted it out",
+          "nvm, got it",
         ]
       ) {
         const data = await ask(message);
