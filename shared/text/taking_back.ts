@@ -9,9 +9,11 @@ import { tokenize } from "./words.ts";
 /** Words that take back what was asked, whatever stands before them. */
 const TAKING_BACK = String
   .raw`never ?mind|nvm|forget (?:about )?it|forget (?:that )?i (?:asked|said anything|said that|mentioned it)|scratch that|cancel that|(?:it )?doesn t matter`;
+/** Words a take-back may open with: "oh, never mind", "actually, scratch that". */
+const OPENERS = "ok|okay|oh|ah|hmm|no|actually|sorry|well|wait";
 /** Words before or after them: "oh, never mind", "forget it then". */
 const AROUND = {
-  before: String.raw`^(?:(?:ok|okay|oh|ah|hmm|no|actually|sorry|well|wait|thanks|thank you)\s+)*`,
+  before: String.raw`^(?:(?:${OPENERS}|thanks|thank you)\s+)*`,
   after: String.raw`(?:\s+(?:then|please|thanks|thank you|for now|anyway|after all|it s fine))*$`,
 };
 /** A message that only lets its request go: the words above, or a milder "no worries". */
@@ -37,7 +39,7 @@ export function dropsTheRequest(message: string): boolean {
 
 /** A part that takes back what came before it, then the request that replaces it. */
 const TAKEN_BACK_FIRST = new RegExp(
-  String.raw`^\s*(?:(?:ok|okay|oh|ah|hmm|no|actually|sorry|well|wait)[\s,]+)*` +
+  String.raw`^\s*(?:(?:${OPENERS})[\s,]+)*` +
     String
       .raw`(?:never\s?mind|nvm|forget (?:about )?(?:it|that)|scratch that|cancel that|(?:it )?doesn'?t matter|no worries)` +
     String.raw`\s*[,.;!–—-]+\s*(?=\S)`,

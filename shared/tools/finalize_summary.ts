@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
 import type { StoredMessage, UsageMeter } from "../ports.ts";
+import { dropsTheRequest } from "../text/taking_back.ts";
 import {
   asksToListMemory,
   recallAbout,
@@ -41,16 +42,18 @@ export function createFinalizeSummaryTool(
     annotations: { title: "Summarise the results", readOnlyHint: true, destructiveHint: false },
     run: ({ args, results, request, signal, usage, context }) => {
       const message = request?.messages.at(-1)?.content ?? "";
-      const question = recallQuestion(message);
-      const listsMemory = asksToListMemory(message);
-      const remembered = question ? [] : recallMemory(message, context);
+      // "What do you know about me? Never mind.": nothing is recalled for what was taken back.
+      const takenBack = dropsTheRequest(message);
+      const question = takenBack ? undefined : recallQuestion(message);
+      const listsMemory = !takenBack && asksToListMemory(message);
+      const remembered = question || takenBack ? [] : recallMemory(message, context);
       const input: SummaryInput = {
         message,
         mode: request?.mode ?? "general",
         results,
         instructions: args.instructions,
         // A message that only restates what memory holds adds nothing.
-        recalled: question || listsMemory
+        recalled: question || listsMemory || takenBack
           ? []
           : recallStatements(message, context).filter((said) =>
             !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))

@@ -7,7 +7,7 @@
  * itself ("what did I say about Osaka?") finds the earlier messages, asks
  * included, on its topic (see {@link recallAbout}).
  */
-import { afterTakingBack, dropsTheRequest } from "../text/taking_back.ts";
+import { afterTakingBack } from "../text/taking_back.ts";
 import { contentWords as allContentWords, stem, tokenize } from "../text/words.ts";
 import { memoryStatements } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
@@ -26,17 +26,14 @@ const MAX_RECALLED = 2;
 /** Least share of the message's content words a statement must contain. */
 const MIN_OVERLAP = 0.5;
 
-/**
- * The user's earlier statements in `context` (recent messages, semantic matches) relevant to
- * `message`; none when it takes its question back ("… Never mind.").
- */
+/** The user's earlier statements in `context` (recent messages, semantic matches) relevant to `message`. */
 export function recallStatements(
   message: string,
   context: Record<string, unknown>,
 ): StoredMessage[] {
   const wanted = new Set(contentWords(message));
   // A statement is not answered from memory: "lunch is at noon" should not quote "lunch was late".
-  if (wanted.size === 0 || !isQuestion(message) || dropsTheRequest(message)) return [];
+  if (wanted.size === 0 || !isQuestion(message)) return [];
   const seen = new Set<string>();
   const scored: { said: StoredMessage; score: number; order: number }[] = [];
   const candidates = [
@@ -65,10 +62,9 @@ const ASKING_MEMORY = new Set(
 /**
  * The items of the caller's working memory (`context.workingMemory`) relevant
  * to `message`; all of them when a sentence of it asks what is remembered
- * ({@link asksToListMemory}); none when it takes its question back.
+ * ({@link asksToListMemory}).
  */
 export function recallMemory(message: string, context: Record<string, unknown>): string[] {
-  if (dropsTheRequest(message)) return [];
   // All of it: the reply lists the last ones and says how many came before (the document is small).
   if (asksToListMemory(message)) return memoryStatements(context.workingMemory);
   // "what do you remember about my bike?" is about the bike.
@@ -146,7 +142,11 @@ const BESIDE_MEMORY_ASK =
  * you remember about Tokyo?": that is matched by its words).
  */
 export function asksWhatIsRemembered(message: string): boolean {
-  const { sentences, asking } = memoryAsk(message);
+  return isWholeAsk(memoryAsk(message));
+}
+
+/** Whether the memory question is all the message asks: the other sentences ask for nothing. */
+function isWholeAsk({ sentences, asking }: MemoryAsk): boolean {
   return asking >= 0 &&
     sentences.every(({ words, asks }, i) =>
       i === asking || (!asks && BESIDE_MEMORY_ASK.test(words))
@@ -156,11 +156,10 @@ export function asksWhatIsRemembered(message: string): boolean {
 /**
  * Whether a sentence of the message asks what the memory holds, whatever the
  * others ask: "what do you know about me? Also, what time is it in Lima?" is
- * answered with both (the planner plans the rest); not when the message takes
- * it back at the end ("… Never mind.").
+ * answered with both (the planner plans the rest).
  */
 export function asksToListMemory(message: string): boolean {
-  return memoryAsk(message).asking >= 0 && !dropsTheRequest(message);
+  return memoryAsk(message).asking >= 0;
 }
 
 /**
@@ -169,15 +168,18 @@ export function asksToListMemory(message: string): boolean {
  * Auckland?" is planned as its second sentence (the reply lists the memory).
  */
 export function withoutMemoryQuestion(message: string): string {
-  const { sentences, asking } = memoryAsk(message);
-  if (asking < 0 || asksWhatIsRemembered(message)) return message;
-  return sentences.filter((_, i) => i !== asking).map(({ text }) => text.trim()).join(" ");
+  const ask = memoryAsk(message);
+  if (ask.asking < 0 || isWholeAsk(ask)) return message;
+  return ask.sentences.filter((_, i) => i !== ask.asking).map(({ text }) => text.trim()).join(" ");
 }
 
 /** The message's sentences, and the index of the first that asks what the memory holds (or -1). */
-function memoryAsk(
-  message: string,
-): { sentences: { text: string; words: string; asks: boolean }[]; asking: number } {
+interface MemoryAsk {
+  sentences: { text: string; words: string; asks: boolean }[];
+  asking: number;
+}
+
+function memoryAsk(message: string): MemoryAsk {
   // "never mind, what do you know about me?": what follows the taking back asks.
   // A clause after ", and" / ", also" counts as a sentence: "what do you know about me, and …".
   const sentences = (afterTakingBack(message).match(/[^.!?;]+[.!?;]*/g) ?? []).flatMap((text) =>
@@ -230,7 +232,7 @@ const WHEN_WORDS = new Set(
 
 /** The recall question `message` asks, if it asks one. */
 export function recallQuestion(message: string): RecallQuestion | undefined {
-  if (asksToListMemory(message) || dropsTheRequest(message)) return undefined;
+  if (asksToListMemory(message)) return undefined;
   const match = ASKED_EARLIER.exec(tokenize(message).join(" "));
   if (!match) return undefined;
   const who = match.slice(1).find((group) => group !== undefined);
