@@ -17,9 +17,9 @@
  * nothing to add (it cannot read results): it asks for the reply, or answers
  * [] — except in a refinement round, where it plans afresh.
  */
-import type { MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
+import type { ActionResult, MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
-import { afterTakingBack, dropsTheRequest } from "../text/taking_back.ts";
+import { afterTakingBack, dropsTheRequest, thanksOnly } from "../text/taking_back.ts";
 import { cosine, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
@@ -81,16 +81,27 @@ export class HeuristicPlanner implements Planner {
       const replied = results.some((result) => result.tool === FINALIZE_TOOL);
       return Promise.resolve(offersFinalize && !replied ? [{ tool: FINALIZE_TOOL, args: {} }] : []);
     }
-    const reply = (steps: PlannedAction[], note?: string): Promise<PlannedAction[]> =>
-      Promise.resolve(
-        offersFinalize
-          ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]
-          : steps,
-      );
     const written = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
-    if (dropsTheRequest(written)) return reply([], LET_GO_NOTE);
+    const { steps, note } = this.#firstRound(written, { request, context, tools, results });
+    return Promise.resolve(
+      offersFinalize
+        ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]
+        : steps,
+    );
+  }
+
+  /** The steps a message asks for, and a note for the reply when they alone do not say enough. */
+  #firstRound(
+    written: string,
+    { request, context, tools, results }: Pick<PlanInput, "request" | "context" | "tools"> & {
+      results: readonly ActionResult[];
+    },
+  ): Reply {
+    if (dropsTheRequest(written)) return { steps: [], note: LET_GO_NOTE };
+    if (thanksOnly(written)) return { steps: [], note: greetingNote(written) };
     // "never mind. remember that …", "what have you saved about me? And the time in Oslo?"
-    const message = withoutMemoryQuestion(afterTakingBack(written));
+    const instead = afterTakingBack(written);
+    const message = withoutMemoryQuestion(instead);
     const earlier = earlierUserMessages(request, context);
     const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);
@@ -103,35 +114,29 @@ export class HeuristicPlanner implements Planner {
       (text, reading, argsInWhole) =>
         choose(text, reading, results.length + 1, argsInWhole ? message : undefined),
     );
-    if (both) return reply(both);
+    if (both) return { steps: both };
     const intent = memoryIntent(message, tools, { previous });
-    if (intent) return reply([intent]);
-    if (asksForCapabilities(message)) return reply([], capabilitiesNote(tools));
+    if (intent) return { steps: [intent] };
+    if (asksForCapabilities(message)) return { steps: [], note: capabilitiesNote(tools) };
     // The reply brings back what was said earlier, or what the memory holds (see `recall.ts`).
-    if (recallQuestion(message) || asksWhatIsRemembered(message)) return reply([]);
+    if (recallQuestion(message) || asksWhatIsRemembered(message)) return { steps: [] };
     const reading = readMessage(message, { verbs });
-    const chooseWith = (argText?: string) => choose(message, reading, results.length, argText);
-    const chosen = chooseWith();
-    // "My friend lives in Lagos." then "what time is it there?": the place said before.
-    const there = chosen.plan.length > 0 && pointsThere(message) &&
-      thereBefore(message, chosen.plan, earlier, chooseWith);
-    const { plan, missing } = there || chosen;
-    // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value.
-    const again = plan.length + missing.length === 0 && followsUp(message) &&
-      askedAgain(message, earlier, { tools, verbs, choose, steps: results.length });
-    if (again && again.length > 0) return reply(again);
-    // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
-    // how are my loops doing?" lists the loops and asks which one.
-    const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
-    if (plan.length > 0) {
-      return reply(plan, unrunWrites.length > 0 ? missingArgsNote(unrunWrites) : undefined);
-    }
-    if (missing.length > 0) return reply([], missingArgsNote(missing));
-    if (reading.kind === "greeting") return reply([], greetingNote(message));
+    const read = planRead(message, reading, {
+      earlier,
+      takenBack: written.slice(0, written.length - instead.length),
+      tools,
+      verbs,
+      choose,
+      steps: results.length,
+    });
+    if (read) return read;
     const answered = recallStatements(message, context).length > 0 ||
       recallMemory(written, context).length > 0;
-    if (answered) return reply([]);
-    return reply([], nothingPlannedNote(reading, tools, { tookBack: message !== written }));
+    if (answered) return { steps: [] };
+    return {
+      steps: [],
+      note: nothingPlannedNote(reading, tools, { tookBack: message !== written }),
+    };
   }
 
   /**
@@ -196,6 +201,54 @@ export class HeuristicPlanner implements Planner {
     this.#toolVectors.set(tool.name, { text, vector });
     return vector;
   }
+}
+
+/** What a message plans besides memory: a step, or a note on what it lacks. */
+interface Reply {
+  steps: PlannedAction[];
+  note?: string;
+}
+
+/**
+ * The steps the message's words choose, for "there" the place said before, or
+ * for a follow-up the read asked before; undefined when it asks for none.
+ */
+function planRead(
+  message: string,
+  reading: MessageReading,
+  { earlier, takenBack, tools, verbs, choose, steps }: {
+    earlier: readonly string[];
+    /** What the message took back first ("never mind the time in Rome, what about Madrid?"). */
+    takenBack: string;
+    tools: readonly PlannerTool[];
+    verbs: ReadonlySet<string>;
+    choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
+    steps: number;
+  },
+): Reply | undefined {
+  const chooseWith = (argText?: string) => choose(message, reading, steps, argText);
+  const chosen = chooseWith();
+  // "My friend lives in Lagos." then "what time is it there?": the place said before.
+  const there = chosen.plan.length > 0 && pointsThere(message) &&
+    thereBefore(message, chosen.plan, earlier, chooseWith);
+  const { plan, missing } = there || chosen;
+  // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value.
+  const asked = takenBack ? [...earlier, takenBack] : earlier;
+  const again = plan.length + missing.length === 0 && followsUp(message) &&
+    askedAgain(message, asked, { tools, verbs, choose, steps });
+  if (again && again.length > 0) return { steps: again };
+  // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
+  // how are my loops doing?" lists the loops and asks which one.
+  const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
+  if (plan.length > 0) {
+    return {
+      steps: plan,
+      ...(unrunWrites.length > 0 ? { note: missingArgsNote(unrunWrites) } : {}),
+    };
+  }
+  if (missing.length > 0) return { steps: [], note: missingArgsNote(missing) };
+  if (reading.kind === "greeting") return { steps: [], note: greetingNote(message) };
+  return undefined;
 }
 
 /**

@@ -140,12 +140,13 @@ const GREETING = new Set(
   ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
-    "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing")
+    "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
+    "no worries")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no"
     .split(" "),
 );
 

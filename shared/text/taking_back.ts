@@ -6,9 +6,21 @@
  */
 import { tokenize } from "./words.ts";
 
+/**
+ * What "never mind" may name: "never mind that", and within a part of the
+ * message a few words more ("never mind the loop", "never mind what I said
+ * about Tokyo").
+ */
+const NAMED = {
+  pointer: String.raw`(?: about)?(?: (?:that|this|it))?`,
+  words: String
+    .raw`(?: about)?(?: (?:that|this|it)| (?:the|my|your|our|those|these|what i (?:said|asked)(?: about)?) [a-z0-9]+(?: [a-z0-9]+){0,3})?`,
+};
 /** Words that take back what was asked, whatever stands before them. */
-const TAKING_BACK = String
-  .raw`never ?mind|nvm|forget (?:about )?it|forget (?:that )?i (?:asked|said anything|said that|mentioned it)|scratch that|cancel that|(?:it )?doesn t matter`;
+const takingBack = (named: string) =>
+  String
+    .raw`(?:never ?mind|nvm)${named}|forget (?:about )?it|forget (?:that )?i (?:asked|said anything|said that|mentioned it)|scratch that|cancel that|(?:it )?doesn t matter`;
+const TAKING_BACK = takingBack(NAMED.words);
 /** Words a take-back may open with: "oh, never mind", "actually, scratch that". */
 const OPENERS = "ok|okay|oh|ah|hmm|no|actually|sorry|well|wait";
 /** Words before or after them: "oh, never mind", "forget it then". */
@@ -16,10 +28,18 @@ const AROUND = {
   before: String.raw`^(?:(?:${OPENERS}|thanks|thank you)\s+)*`,
   after: String.raw`(?:\s+(?:then|please|thanks|thank you|for now|anyway|after all|it s fine))*$`,
 };
-/** A message that only lets its request go: the words above, or a milder "no worries". */
-const LETTING_GO = new RegExp(
-  `${AROUND.before}(?:${TAKING_BACK}|don t worry(?: about it)?|no worries|it s fine|skip it)${AROUND.after}`,
-);
+/** Words that only let a request go: the words above, or a milder "no worries". */
+const lettingGo = (takingBack: string) =>
+  new RegExp(
+    `${AROUND.before}(?:${takingBack}|don t worry(?: about it)?|no worries|it s fine|skip it)${AROUND.after}`,
+  );
+/** A part that only lets its request go. */
+const LETTING_GO = lettingGo(TAKING_BACK);
+/** A message that does, across its parts: "oh, never mind, thanks" (not "nvm the score. Time in Apia"). */
+const ONLY_LETTING_GO = lettingGo(takingBack(NAMED.pointer));
+/** Thanks, which a milder "no worries" only answers. */
+const THANKS = /\b(?:thanks|thank you|cheers)\b/;
+const TAKEN_BACK_ANYWHERE = new RegExp(`\\b(?:${TAKING_BACK})\\b`);
 /** Its last part takes back what came before: "forget my bike. Never mind." */
 const TAKEN_BACK = new RegExp(`${AROUND.before}(?:${TAKING_BACK})${AROUND.after}`);
 
@@ -27,21 +47,45 @@ const TAKEN_BACK = new RegExp(`${AROUND.before}(?:${TAKING_BACK})${AROUND.after}
  * Whether the message asks for nothing after all: it only lets a request go
  * ("never mind", "no worries, forget it", "never mind, no worries"), or its
  * last part takes back the rest ("clear my memory. Actually, never mind").
- * Not "forget it, what time is it in Oslo?": that asks the time.
+ * Not "forget it, what time is it in Oslo?": that asks the time; nor "thanks,
+ * no worries": that thanks ({@link thanksOnly}).
  */
 export function dropsTheRequest(message: string): boolean {
-  if (LETTING_GO.test(tokenize(message).join(" "))) return true;
-  const parts = message.split(/[.;!?,\n]+/).map((part) => tokenize(part).join(" "))
-    .filter((words) => words !== "");
+  const parts = messageParts(message);
+  if (onlyLetsGo(parts)) return !thanks(parts);
   return parts.length > 1 &&
     (TAKEN_BACK.test(parts.at(-1)!) || parts.every((words) => LETTING_GO.test(words)));
+}
+
+/** Whether the message thanks, with a milder "no worries" that takes nothing back ("cheers, don't worry"). */
+export function thanksOnly(message: string): boolean {
+  const parts = messageParts(message);
+  return onlyLetsGo(parts) && thanks(parts);
+}
+
+/** The message's parts between punctuation, as words. */
+function messageParts(message: string): string[] {
+  return message.split(/[.;!?,\n]+/).map((part) => tokenize(part).join(" "))
+    .filter((words) => words !== "");
+}
+
+/** Whether the parts only let a request go: the whole of a message, or its one part naming more. */
+function onlyLetsGo(parts: readonly string[]): boolean {
+  const words = parts.join(" ");
+  return ONLY_LETTING_GO.test(words) || (parts.length === 1 && LETTING_GO.test(words));
+}
+
+/** Whether the parts thank and take nothing back: "thanks, no worries" (not "thanks, never mind"). */
+function thanks(parts: readonly string[]): boolean {
+  const words = parts.join(" ");
+  return THANKS.test(words) && !TAKEN_BACK_ANYWHERE.test(words);
 }
 
 /** A part that takes back what came before it, then the request that replaces it. */
 const TAKEN_BACK_FIRST = new RegExp(
   String.raw`^\s*(?:(?:${OPENERS})[\s,]+)*` +
     String
-      .raw`(?:never\s?mind|nvm|forget (?:about )?(?:it|that)|scratch that|cancel that|(?:it )?doesn'?t matter|no worries)` +
+      .raw`(?:(?:never\s?mind|nvm)(?:\s+about)?(?:\s+(?:that|this|it)|\s+(?:the|my|your|our|those|these|what i (?:said|asked)(?:\s+about)?)\s+[^\s,.;!?–—-]+(?:\s+[^\s,.;!?–—-]+){0,3})?|forget (?:about )?(?:it|that)|scratch that|cancel that|(?:it )?doesn'?t matter|no worries)` +
     String.raw`\s*[,.;!–—-]+\s*(?=\S)`,
   "i",
 );

@@ -17,6 +17,7 @@ import {
   recallQuestion,
   recallStatements,
 } from "./recall.ts";
+import { FORGET_TOOL, REMEMBER_TOOL } from "./memory_tools.ts";
 import { clipWords, stepSentence } from "./step_sentences.ts";
 import { defineTool, type ToolDefinition } from "./tool.ts";
 
@@ -46,7 +47,9 @@ export function createFinalizeSummaryTool(
       const takenBack = dropsTheRequest(message);
       const question = takenBack ? undefined : recallQuestion(message);
       const listsMemory = !takenBack && asksToListMemory(message);
-      const remembered = question || takenBack ? [] : recallMemory(message, context);
+      const remembered = question || takenBack
+        ? []
+        : recallMemory(message, memoryAfterSteps(results, context));
       const input: SummaryInput = {
         message,
         mode: request?.mode ?? "general",
@@ -66,6 +69,26 @@ export function createFinalizeSummaryTool(
     },
   });
 }
+
+/**
+ * The context with the working memory as the steps left it: "what do you
+ * remember? Forget that I'm vegan" lists what is kept after forgetting.
+ */
+function memoryAfterSteps(
+  results: readonly ActionResult[],
+  context: Record<string, unknown>,
+): Record<string, unknown> {
+  const last = results.findLast((result) =>
+    result.success && MEMORY_WRITERS.has(result.tool) &&
+    typeof result.output === "object" && result.output !== null && "memory" in result.output
+  );
+  return last
+    ? { ...context, workingMemory: (last.output as { memory: unknown }).memory }
+    : context;
+}
+
+/** The memory tools whose output holds the working memory they left. */
+const MEMORY_WRITERS = new Set([REMEMBER_TOOL, FORGET_TOOL]);
 
 /** Writes the summary (e.g. with a chat model, counting its call in `usage`). */
 export type Summarize = (

@@ -492,6 +492,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       // A topic is matched by its words, not listed whole.
       const topic = await tell("what do you remember about my bike?");
       assert.equal(topic.summaryMessage, 'You asked me to remember: "my bike is blue".');
+      // Changed beside the question, the memory is listed as the change left it.
+      const changed = await tell("what have you stored about me? Also forget that my bike is blue");
+      assert.deepEqual(toolsOf(changed), ["forget", "finalize_summary"]);
+      assert.equal(
+        changed.summaryMessage,
+        'I forgot "my bike is blue".\nYou asked me to remember: "I teach chemistry" and "I\'m vegetarian".',
+      );
     });
 
     await t.step("a question about earlier messages shows the ones on its topic", async () => {
@@ -677,13 +684,50 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "forget I mentioned it",
           "never mind, I sorted it out",
           "nvm, got it",
+          // "Never mind" may name what it drops.
+          "never mind this",
+          "nevermind about my loops",
+          "never mind what I asked about Oslo then",
         ]
       ) {
         const data = await ask(message);
         assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
         assert.equal(data.summaryMessage, LET_GO_NOTE, message);
       }
+      // What it names is dropped; the request after it runs alone.
+      for (
+        const message of ["never mind my loops, the time in Accra?", "nvm the score. Time in Apia"]
+      ) {
+        assert.deepEqual(toolsOf(await ask(message)), ["get_current_time", "finalize_summary"]);
+      }
+      // A milder "no worries" beside thanks is thanks, and is no part of a fact.
+      const thanked = await ask("cheers, no worries");
+      assert.equal(thanked.summaryMessage, "You're welcome.");
+      const fact = await ask(
+        "remember that I take the 7:40 train, no worries",
+        `nm-${crypto.randomUUID()}`,
+      );
+      assert.deepEqual(fact.plan[0].args, { fact: "I take the 7:40 train" });
     });
+
+    await t.step(
+      "starting over with a wipe of the memory asks for approval to clear it",
+      async () => {
+        for (
+          const message of [
+            "let's start from scratch and forget everything",
+            "start over, forget what you know",
+          ]
+        ) {
+          const data = await ask(message, `fresh-${crypto.randomUUID()}`);
+          assert.deepEqual(
+            data.plan[0],
+            { tool: "forget", args: { everything: true }, round: 1 },
+            message,
+          );
+        }
+      },
+    );
 
     await t.step("a memory ask and another request in one message plan both", async () => {
       const chat = `both-${crypto.randomUUID()}`;
