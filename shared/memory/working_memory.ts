@@ -7,7 +7,7 @@
  * the option `workingMemorySchema`.
  */
 import { z } from "zod";
-import { contentWords } from "../text/words.ts";
+import { contentWords, tokenize } from "../text/words.ts";
 import { AppError } from "../errors.ts";
 import type { Caller } from "../ports.ts";
 import type { WorkingMemoryStore } from "../store/working_memory_port.ts";
@@ -103,7 +103,8 @@ export function addFact(document: MemoryDocument, fact: string): MemoryDocument 
 /**
  * `document` without what `what` names: every string in a list, and every
  * field holding a string, that contains all of its content words ("my
- * favourite colour" forgets "My favourite colour is teal"); and the fields at
+ * favourite colour" forgets "My favourite colour is teal"), unless it names
+ * someone else's ("my birthday" leaves "my mom's birthday is May 9"); and the fields at
  * `keys` (dotted paths). Returns what was removed, as text.
  */
 export function forgetFromMemory(
@@ -125,21 +126,52 @@ export function forgetFromMemory(
     }
   }
   const words = what ? contentWords(what) : [];
-  if (words.length > 0) result = prune(result, words, removed) as MemoryDocument;
+  if (what === undefined || words.length === 0) return { document: result, removed };
+  const theirs = othersOwn(what);
+  result = prune(
+    result,
+    (text) => holdsAll(text, words) && !theirs(text),
+    removed,
+  ) as MemoryDocument;
   return { document: result, removed };
 }
 
-function prune(value: unknown, words: readonly string[], removed: string[], key = ""): unknown {
-  const holds = (text: string) => {
-    const own = new Set(contentWords(text));
-    return words.every((word) => own.has(word));
+/** Whether the text holds every one of the content words. */
+function holdsAll(text: string, words: readonly string[]): boolean {
+  const own = new Set(contentWords(text));
+  return words.every((word) => own.has(word));
+}
+
+/**
+ * For "forget my birthday": whether an item names someone else's ("my mom's
+ * birthday is May 9", "Ana's birthday"), which "my birthday" does not mean.
+ */
+function othersOwn(what: string): (text: string) => boolean {
+  const said = tokenize(what);
+  const mine = said.flatMap((word, i) => said[i - 1] === "my" ? [word] : []);
+  return (text) => {
+    const words = tokenize(text);
+    return mine.some((word) =>
+      words.some((other, i) =>
+        other === word && words[i - 1] === "s" && !said.includes(words[i - 2])
+      )
+    );
   };
+}
+
+/** Removes the strings `holds` picks (items of lists, fields' values), noting each in `removed`. */
+function prune(
+  value: unknown,
+  holds: (text: string) => boolean,
+  removed: string[],
+  key = "",
+): unknown {
   if (Array.isArray(value)) {
     return value.filter((item) => {
       if (typeof item !== "string" || !holds(item)) return true;
       removed.push(item);
       return false;
-    }).map((item) => prune(item, words, removed));
+    }).map((item) => prune(item, holds, removed));
   }
   if (!isObject(value)) return value;
   const kept: MemoryDocument = {};
@@ -147,7 +179,7 @@ function prune(value: unknown, words: readonly string[], removed: string[], key 
     const path = key ? `${key}.${name}` : name;
     if (typeof inner === "string" && holds(`${name.replace(/[_.-]+/g, " ")} ${inner}`)) {
       removed.push(`${path}: ${inner}`);
-    } else kept[name] = prune(inner, words, removed, path);
+    } else kept[name] = prune(inner, holds, removed, path);
   }
   return kept;
 }

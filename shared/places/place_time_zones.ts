@@ -80,7 +80,10 @@ export function timesIn(place: Place, now: Date): { times: PlaceTime[]; summary:
   }));
   if (times.length === 1) {
     const [{ time_zone, local }] = times;
-    const where = place.name === time_zone ? time_zone : `${place.name} (${time_zone})`;
+    const name = asWritten(place.name);
+    const where = name.toLowerCase() === time_zone.toLowerCase()
+      ? time_zone
+      : `${name} (${time_zone})`;
     return { times, summary: `In ${where} it is ${local}.` };
   }
   const each = times.map(({ time_zone, label }) =>
@@ -96,7 +99,7 @@ export function timesIn(place: Place, now: Date): { times: PlaceTime[]; summary:
   const listed = `${each.slice(0, -1).join(", ")} and ${each.at(-1)}`;
   return {
     times,
-    summary: `"${place.name}" has more than one time zone: it is ${listed}. ` +
+    summary: `"${asWritten(place.name)}" has more than one time zone: it is ${listed}. ` +
       "Say which one you mean for a single answer.",
   };
 }
@@ -105,6 +108,19 @@ function offsetOf(zone: string, now: Date): string {
   const part = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "shortOffset" })
     .formatToParts(now).find((p) => p.type === "timeZoneName");
   return part?.value ?? zone;
+}
+
+/**
+ * A place name typed all in lower case, capitalised as names are ("new york"
+ * → "New York"; "la" → "LA": a name of two letters is an abbreviation).
+ */
+function asWritten(name: string): string {
+  if (/\p{Lu}/u.test(name)) return name;
+  if (/^\p{L}{2}$/u.test(name.trim())) return name.trim().toUpperCase();
+  return name.replace(
+    /(^|[\s/_-])(\p{Ll})/gu,
+    (_, before, letter) => before + letter.toUpperCase(),
+  );
 }
 
 /** A place name as the table keys it: lower case, no accents or punctuation, no leading "the". */

@@ -19,6 +19,7 @@
  */
 import type { ActionResult, MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
+import { spelledOut } from "../text/chat_spelling.ts";
 import { afterTakingBack, dropsTheRequest, thanksOnly } from "../text/taking_back.ts";
 import { cosine, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
@@ -81,7 +82,9 @@ export class HeuristicPlanner implements Planner {
       const replied = results.some((result) => result.tool === FINALIZE_TOOL);
       return Promise.resolve(offersFinalize && !replied ? [{ tool: FINALIZE_TOOL, args: {} }] : []);
     }
-    const written = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
+    const written = spelledOut(
+      plainSpaces(request.messages[request.messages.length - 1]?.content ?? ""),
+    );
     const { steps, note } = this.#firstRound(written, { request, context, tools, results });
     return Promise.resolve(
       offersFinalize

@@ -22,17 +22,24 @@ import { withoutLeadingPleasantries, withoutPleasantries } from "./request_readi
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+)?start (?:fresh|over|again|from scratch))[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me)\b)`;
 const KEEP_VERB = String
   .raw`(?:remember|memori[sz]e|keep in mind|note|make a note(?: of)?|take note(?: of)?|(?:don'?t|do not|never) forget)`;
+/**
+ * Other ways to keep a fact: "save that my car is blue" (before a clause about
+ * the writer; "save that file" is no fact), "add to your memory that …",
+ * "store this fact: …", "write this down: …".
+ */
+const KEEP_NEW = String
+  .raw`(?:(?:save|store|write down|jot down|note down|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|add (?:this|that) to (?:your )?memory\s*:)`;
 /** After a fact, "save that" and "store this" ask to keep it too; before one they may be about a file. */
 const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
 
 const REMEMBER_BEFORE = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
 const POINTER = String.raw`(?:that|this|it)`;
@@ -43,15 +50,21 @@ const REMEMBER_AFTER = new RegExp(
 );
 const REMEMBER_POINTER = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind)(?:[\s,]+please)?[\s.!]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind)(?:\s+(?:too|as well|also))?(?:[\s,]+please)?[\s.!]*$`,
   "i",
 );
+/** What says no fact: "can you remember things?", "remember stuff". */
+const NO_FACT =
+  /^(?:(?:things?|stuff|anything|everything|something|it|that|this|these|those|them|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
 
 const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|get rid of|throw (?:away|out)|wipe out|clear out)`;
+/** What may follow a request to delete the conversation. */
+const SESSION_END = String
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+(?:session|conversation|chat|thread|discussion|chat history|conversation history)(?=[\s,.!]*(?:$|,|please|now|for good|completely|entirely|permanently|right away))|forget (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered))\b`,
+    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|chat|thread|discussion|chat history|conversation history|history)(?=${SESSION_END})|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|clear) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
@@ -71,7 +84,7 @@ const YOU_KEPT = String
 const CLEAR_MEMORY = new RegExp(
   String.raw`^\s*${OPENING}(?:` +
     String
-      .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all(?: of)?\s+|everything (?:in|from)\s+)?(?:(?:your|my)\s+)?(?:whole\s+|entire\s+)?(?:working\s+)?memor(?:y|ies)(?:\s+clean)?` +
+      .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all(?: of)?\s+|everything (?:in|from)\s+)?(?:(?:your|my)\s+)?(?:whole\s+|entire\s+)?(?:working\s+)?memor(?:y|ies)(?:\s+clean)?(?:\s+(?:about|of|on) me)?` +
     String.raw`|${WIPE_VERB}\s+(?:everything|all)(?:\s+${YOU_KEPT})?\s+about me` +
     String.raw`|forget\s+everything` +
     // "forget everything I told you", "stop remembering things about me"
@@ -84,17 +97,21 @@ const CLEAR_MEMORY = new RegExp(
       .raw`|${WIPE_VERB}\s+(?:everything|all|what|whatever)\s+${YOU_KEPT}(?:\s+(?:about|on) me)?` +
     String
       .raw`|${WIPE_VERB}\s+(?:(?:all(?: of)?|every one of) (?:my|the)|my)\s+(?:saved\s+|stored\s+|remembered\s+)?(?:facts|details|memories|info|information)(?:\s+(?:about me|${YOU_KEPT}))?` +
-    String.raw`)(?:[\s,]+(?:please|now|for good|completely|entirely|permanently))*[\s.!?]*$`,
+    String
+      .raw`)(?:[\s,]+(?:please|now|for now|for good|completely|entirely|permanently))*[\s.!?]*$`,
   "i",
 );
+/** What names a remembered item by its topic: "the thing about peanuts", "the fact that …". */
+const ABOUT_IT = String
+  .raw`(?:the|that)\s+(?:thing|bit|stuff|part|fact|info|note|detail)s?\s+(?:about|regarding|on|that)`;
 const FORGET = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:forget|stop remembering|unlearn)(?:\s+(?:that\s+)?i (?:said|told you|mentioned)(?:\s+that)?|\s+that|\s+about|\s+what i (?:said|told you) about|\s+(?:everything|anything|all|what|whatever)(?:\s+${YOU_KEPT})?\s+(?:about|regarding)|\s*:)?\s+(.+?)[\s.!]*$`,
+    .raw`^\s*${OPENING}(?:forget|stop remembering|unlearn)(?:\s+(?:that\s+)?i (?:said|told you|mentioned)(?:\s+that)?|\s+that|\s+about|\s+what i (?:said|told you) about|\s+(?:everything|anything|all|what|whatever)(?:\s+${YOU_KEPT})?\s+(?:about|regarding)|\s+${ABOUT_IT}|\s*:)?\s+(.+?)(?:\s+now)?[\s.!]*$`,
   "is",
 );
 const REMOVE_FROM_MEMORY = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:delete|erase|remove|drop)\s+(.+?)\s+from (?:your |my )?memory[\s.!]*$`,
+    .raw`^\s*${OPENING}(?:(?:delete|erase|remove|drop)\s+(.+?)\s+from (?:your |my )?memory|(?:delete|erase|remove|drop)\s+${ABOUT_IT}\s+(.+?))[\s.!]*$`,
   "is",
 );
 
@@ -160,15 +177,21 @@ export function memoryIntent(
   if (CLEAR_MEMORY.test(message)) {
     return offered("forget") ? { tool: "forget", args: { everything: true } } : undefined;
   }
-  const what = (REMOVE_FROM_MEMORY.exec(message) ?? FORGET.exec(message))?.[1];
-  return what && offered("forget") ? { tool: "forget", args: { what: clip(what) } } : undefined;
+  const removed = REMOVE_FROM_MEMORY.exec(message);
+  const what = removed ? removed[1] ?? removed[2] : FORGET.exec(message)?.[1];
+  return what && !NO_FACT.test(what.trim()) && offered("forget")
+    ? { tool: "forget", args: { what: clip(what) } }
+    : undefined;
 }
 
 /** The fact a message asks to keep, if it asks to keep one. */
 function factToKeep(message: string, previous: string | undefined): string | undefined {
-  if (REMEMBER_POINTER.test(message)) return previous?.trim() ? previous : undefined;
+  // "remember that too": the fact the message before asked to keep, or the message itself.
+  if (REMEMBER_POINTER.test(message)) {
+    return previous?.trim() ? factToKeep(previous, undefined) ?? previous : undefined;
+  }
   const fact = REMEMBER_AFTER.exec(message)?.[1] ?? REMEMBER_BEFORE.exec(message)?.[1];
-  return fact && /[\p{L}\p{N}]/u.test(fact) ? fact : undefined;
+  return fact && /[\p{L}\p{N}]/u.test(fact) && !NO_FACT.test(fact.trim()) ? fact : undefined;
 }
 
 function clip(text: string): string {

@@ -26,6 +26,8 @@ const CAPABILITY_QUESTIONS = [
   /\bwhat (?:s|is|are) (?:possible|available)\b/,
   /\b(?:your|which|what) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
   /\bwhat (?:kind|sort) of (?:things|stuff|tasks|requests)\b/,
+  // "can you remember things?", "are you able to forget stuff": a tool asked about, nothing named.
+  /^(?:(?:can|could|will) you|are you able to) (?:remember|forget|store|save|keep|delete) (?:things|stuff|anything|facts|information|info)(?: (?:about me|for me|i tell you))?$/,
 ];
 
 /** Whether the message asks what the assistant can do. */
@@ -100,7 +102,7 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
 /** Words that acknowledge what was said ("ok, great"). */
 const ACKNOWLEDGING = new Set(
   ("ok okay great cool perfect awesome excellent brilliant alright nice lovely " +
-    "so very much").split(" "),
+    "so very much sweet work job good yay then").split(" "),
 );
 
 /** The note for a message that takes back what it asked ("never mind"). */
@@ -109,7 +111,10 @@ export const LET_GO_NOTE =
 
 /** A word back for a greeting, thanks, goodbye or acknowledgement. */
 export function greetingNote(message: string): string {
-  const words = new Set(tokenize(message));
+  const said = tokenize(message).join(" ");
+  // "no thanks" declines what was offered.
+  if (/\bno (?:thanks|thank you)\b/.test(said)) return LET_GO_NOTE;
+  const words = new Set(said.split(" "));
   if (["thanks", "thank", "cheers", "helpful"].some((word) => words.has(word))) {
     return "You're welcome.";
   }

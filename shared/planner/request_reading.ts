@@ -61,7 +61,10 @@ export function followsUp(written: string): boolean {
     const length = tokenize(sentence).length;
     return length <= 8 && FOLLOW_UPS.some((pattern) => pattern.test(sentence)) ||
       // "and in Lima?", "And Tokyo?": a question of a few words (not "And Paris is lovely").
-      (length <= 6 && AND_VALUE.test(sentence) && /(?:\?|\bplease\W*)$/i.test(sentence.trim()));
+      (length <= 6 && AND_VALUE.test(sentence) && /(?:\?|\bplease\W*)$/i.test(sentence.trim())) ||
+      // "and in rome", "ok and london": as short, any case, when it names nothing but a value.
+      (length <= 5 && AND_SHORT.test(sentence) &&
+        !tokenize(sentence).some((word) => NOT_A_VALUE.has(word)));
   });
 }
 
@@ -70,6 +73,13 @@ const FOLLOW_UPS = [
   /^\W*(?:and\s+)?(?:same|likewise)\s+(?:for|in)\b/i,
 ];
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
+const AND_SHORT =
+  /^\W*(?:(?:ok|okay|so|hmm|right|cool|thanks|great)\W+)?and\s+(?:(?:in|for|at)\s+)?\p{L}[\p{L}\s'.-]*\??\W*$/iu;
+/** Words that make "and …" say something rather than name a value: "and so on", "and you?". */
+const NOT_A_VALUE = new Set(
+  ("so on then you me i it that this is are was were s has have had do does did will would can " +
+    "yes no not also too more etc what why how who").split(" "),
+);
 
 /**
  * The message without the thanks, greetings or farewells it ends with:
@@ -141,12 +151,12 @@ const GREETING = new Set(
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
     "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
-    "no worries")
+    "no worries sweet nice work job then yay nah nope")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope"
     .split(" "),
 );
 

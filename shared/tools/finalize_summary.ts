@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { ActionResult } from "../contracts.ts";
 import type { StoredMessage, UsageMeter } from "../ports.ts";
+import { spelledOut } from "../text/chat_spelling.ts";
 import { dropsTheRequest } from "../text/taking_back.ts";
 import {
   asksToListMemory,
@@ -42,16 +43,18 @@ export function createFinalizeSummaryTool(
     argsSchema: FinalizeArgs,
     annotations: { title: "Summarise the results", readOnlyHint: true, destructiveHint: false },
     run: ({ args, results, request, signal, usage, context }) => {
-      const message = request?.messages.at(-1)?.content ?? "";
+      // Read with chat shorthand spelled out ("what do u know about me"), quoted as written.
+      const written = request?.messages.at(-1)?.content ?? "";
+      const message = spelledOut(written);
       // "What do you know about me? Never mind.": nothing is recalled for what was taken back.
       const takenBack = dropsTheRequest(message);
       const question = takenBack ? undefined : recallQuestion(message);
       const listsMemory = !takenBack && asksToListMemory(message);
       const remembered = question || takenBack
         ? []
-        : recallMemory(message, memoryAfterSteps(results, context));
+        : recallMemory(message, listsMemory ? memoryAfterSteps(results, context) : context);
       const input: SummaryInput = {
-        message,
+        message: written,
         mode: request?.mode ?? "general",
         results,
         instructions: args.instructions,

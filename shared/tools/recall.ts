@@ -113,7 +113,9 @@ const ASKS_MEMORY = [
   // "what do you have on me", "do you have anything saved about me"
   String
     .raw`(?:what|anything) (?:do|did|have) you (?:have|got)(?: (?:saved|stored|kept|on file))? (?:about|on|of) me`,
-  String.raw`do you (?:${KEPT}|have) anything${ABOUT_ME}`,
+  // "do you remember things about me", "do you have any info on me"
+  String
+    .raw`do you (?:${KEPT}|have) (?:anything|things|stuff|much|something|any (?:info|information|details|facts|data))${ABOUT_ME}`,
   // "what is in your memory", "what's stored in my memory about me", "is there anything in it"
   String
     .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) (?:your|my) memory(?: bank)?${ABOUT_ME}`,

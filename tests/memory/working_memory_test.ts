@@ -63,6 +63,20 @@ Deno.test("forgetting by words drops every item holding all of them; by key, the
   assert.deepEqual(forgetFromMemory(memory, { what: "the" }).removed, [], "no content words");
 });
 
+Deno.test("forgetting 'my' thing leaves someone else's", () => {
+  const memory = {
+    facts: ["my dentist is Dr Osei", "my brother's dentist is in Leeds", "Kofi's dentist retired"],
+  };
+  assert.deepEqual(forgetFromMemory(memory, { what: "my dentist" }).removed, [
+    "my dentist is Dr Osei",
+  ]);
+  // Named, theirs goes too.
+  assert.deepEqual(forgetFromMemory(memory, { what: "my brother's dentist" }).removed, [
+    "my brother's dentist is in Leeds",
+  ]);
+  assert.deepEqual(forgetFromMemory(memory, { what: "dentist" }).removed, memory.facts);
+});
+
 Deno.test("the default shape takes facts and preferences; an update may leave out or null any field", () => {
   const shape = memoryShape();
   assert.equal(shape.hasFacts, true);

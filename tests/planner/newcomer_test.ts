@@ -74,6 +74,13 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["which hour is it in Kenya right now?", /^In Kenya /],
         ["is it evening yet in India?", /^In India /],
         ["what does the clock say in Bengaluru", /^In Bengaluru /],
+        // Abbreviations, regions and spellings Intl does not hold; a name typed in lower case.
+        ["whats the time in NYC rn", /^In NYC \(America\/New_York\) it is /],
+        ["time in sf please", /^In SF \(America\/Los_Angeles\) it is /],
+        ["what time is it in Saskatchewan?", /^In Saskatchewan \(America\/Regina\) it is /],
+        ["what time is it in Tasmania", /^In Tasmania \(Australia\/Hobart\) it is /],
+        ["time in kathmandu", /^In Kathmandu \(Asia\/Kathmandu\) it is /],
+        ["what time is it in Tennessee", /^"Tennessee" has more than one time zone: /],
       ];
       for (const [message, reply] of cases) {
         const data = await ask(message);
@@ -156,6 +163,14 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       const both = await ask("ok, what about Lima and Dakar?", chat);
       assert.deepEqual(zonesOf(both), ["Lima", "Dakar"]);
       assert.match(both.summaryMessage!, /America\/Lima[^]*Africa\/Dakar/);
+      // In lower case, without a question mark, after "ok".
+      assert.deepEqual(zonesOf(await ask("time in harare", chat)), ["harare"]);
+      assert.deepEqual(zonesOf(await ask("and kigali", chat)), ["kigali"]);
+      assert.deepEqual(zonesOf(await ask("ok and in maputo", chat)), ["maputo"]);
+      // "and …" that says something is no value.
+      for (const message of ["and so on", "and you?", "and then?"]) {
+        assert.deepEqual(toolsOf(await ask(message, chat)), ["finalize_summary"], message);
+      }
       // Nothing new named, or a statement: nothing asked again.
       assert.deepEqual(toolsOf(await ask("how about that?", chat)), ["finalize_summary"]);
       assert.deepEqual(toolsOf(await ask("And I live in Bergen", chat)), ["finalize_summary"]);
@@ -321,8 +336,14 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       }
       // A lone "what?" is no greeting.
       assert.doesNotMatch((await ask("what?")).summaryMessage!, /^Hello! /);
+      // Chat shorthand for the same.
+      assert.match((await ask("hiii")).summaryMessage!, /^Hello! /);
+      assert.equal((await ask("ty!")).summaryMessage, "You're welcome.");
+      assert.equal((await ask("gn all")).summaryMessage, "Goodbye!");
+      // Declining is letting it go.
+      assert.equal((await ask("nah, no thanks")).summaryMessage, LET_GO_NOTE);
       // An acknowledgement is not a hello.
-      for (const message of ["ok", "perfect!", "great, cool"]) {
+      for (const message of ["ok", "perfect!", "great, cool", "ok then", "good job!", "sweet"]) {
         assert.match((await ask(message)).summaryMessage!, /^Glad to help\./, message);
       }
     });
@@ -404,6 +425,33 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           `I will remember "${fact}" in your later conversations too.`,
         );
       }
+      // Other ways of asking to keep it, and shorthand.
+      for (
+        const [message, fact] of [
+          ["could you save that my dentist is Dr Osei", "my dentist is Dr Osei"],
+          ["jot down that I'm on call next week", "I'm on call next week"],
+          ["add to memory that our wifi is Orchard5", "our wifi is Orchard5"],
+          ["going forward, remember I prefer short answers", "I prefer short answers"],
+          ["save this fact: my size is 42", "my size is 42"],
+          ["pls remember that I'm in Lagos", "I'm in Lagos"],
+        ]
+      ) {
+        const data = await ask(message, `keep-${crypto.randomUUID()}`);
+        assert.deepEqual(data.plan[0], { tool: "remember", args: { fact }, round: 1 }, message);
+      }
+      // A question about the tool names no fact: it is told what the tools do.
+      for (const message of ["could you store information?", "can u forget stuff"]) {
+        const data = await ask(message);
+        assert.deepEqual(toolsOf(data), ["finalize_summary"], message);
+        assert.match(data.summaryMessage!, /^I choose among my tools/, message);
+      }
+      // "save that" before no clause about the writer is no fact.
+      assert.notEqual((await ask("save that draft")).plan[0].tool, "remember");
+      // "… too" keeps the fact the message before asked to keep, or the message itself.
+      const too = `too-${crypto.randomUUID()}`;
+      await ask("remember that the plumber comes Friday", too);
+      const again = await ask("keep that in mind too", too);
+      assert.deepEqual(again.plan[0].args, { fact: "the plumber comes Friday" });
       const later = await ask("What is my name?", `later-${crypto.randomUUID()}`);
       assert.match(later.summaryMessage!, /You asked me to remember: "My name is Ana"/);
       for (
@@ -588,6 +636,11 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           // Verbs of more than one word.
           "could you get rid of this thread",
           "throw away this conversation",
+          // No article, a wish, shorthand, or all that was said.
+          "erase thread",
+          "I'd like our chat wiped",
+          "delete this convo pls",
+          "could you erase everything we discussed in this chat",
         ]
       ) {
         const data = await ask(message, `doomed-${crypto.randomUUID()}`);
