@@ -112,16 +112,23 @@ function offsetOf(zone: string, now: Date): string {
 
 /**
  * A place name typed all in lower case, capitalised as names are ("new york"
- * → "New York"; "la" → "LA": a name of two letters is an abbreviation).
+ * → "New York"; "la" → "LA").
  */
 function asWritten(name: string): string {
   if (/\p{Lu}/u.test(name)) return name;
-  if (/^\p{L}{2}$/u.test(name.trim())) return name.trim().toUpperCase();
+  // "la", "nyc": a name of two letters, or three without a vowel, is an abbreviation.
+  if (/^(?:\p{L}{2}|[^aeiou\s]{3})$/u.test(name.trim())) return name.trim().toUpperCase();
+  // Each word capitalised but the small ones within a name: "Rio de Janeiro", "Isle of Man".
   return name.replace(
-    /(^|[\s/_-])(\p{Ll})/gu,
-    (_, before, letter) => before + letter.toUpperCase(),
+    /(^|[\s/_-])(\p{L}+)/gu,
+    (_, before, word: string) =>
+      before + (before && SMALL_WORDS.has(word) ? word : word[0].toUpperCase() + word.slice(1)),
   );
 }
+
+const SMALL_WORDS = new Set(
+  "de da do dos das di du del della la le les el al of and the on upon es y".split(" "),
+);
 
 /** A place name as the table keys it: lower case, no accents or punctuation, no leading "the". */
 function placeKey(text: string): string {

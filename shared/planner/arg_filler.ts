@@ -152,9 +152,10 @@ function pointsBack(message: string, entity: string): boolean {
 
 /**
  * An optional arg's value when the message states one unambiguously: an enum
- * value it mentions, a token matching the arg's pattern, or a phrase the
- * tool's schema accepts. Numbers are left alone: a message holds many, and an
- * optional one has a sensible default.
+ * value it mentions, a token matching the arg's pattern, a phrase the tool's
+ * schema accepts, or a number said with the arg's name ("limit 3", "a limit
+ * of 3"). Other numbers are left alone: a message holds many, and an optional
+ * one has a sensible default.
  */
 function findStatedOption(
   name: string,
@@ -163,10 +164,28 @@ function findStatedOption(
   acceptsArg?: (name: string, value: unknown) => boolean,
 ): unknown {
   if (Array.isArray(property.enum)) return findEnumValue(property.enum, message);
+  if (property.type === "integer" || property.type === "number") {
+    return namedNumber(name, property, message);
+  }
   if (property.type === "string" && typeof property.pattern === "string") {
     return findInMessage(property, message);
   }
   return findAcceptedPhrase(name, property, message, acceptsArg);
+}
+
+/** A number in range said right after the arg's name: "limit 3", "max_results: 20", "a limit of 5". */
+function namedNumber(name: string, property: JsonSchema, message: string): number | undefined {
+  const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase()
+    .trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(String.raw`[\s_-]+`);
+  const said = new RegExp(String.raw`\b${words}\s*(?:of|=|:|to|is)?\s*(-?\d+(?:\.\d+)?)\b`, "i")
+    .exec(message);
+  if (!said) return undefined;
+  const value = Number(said[1]);
+  const inRange = (property.type !== "integer" || Number.isInteger(value)) &&
+    (typeof property.minimum !== "number" || value >= property.minimum) &&
+    (typeof property.maximum !== "number" || value <= property.maximum);
+  return inRange ? value : undefined;
 }
 
 /**
@@ -267,6 +286,10 @@ const WRITER = /^(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)$/;
 /** Words of a first-person part that asks for what it names ("I meant Perth", "I need Lima"). */
 const CORRECTING = /^(?:meant|mean|want|wanted|need|needed|asked|said)$/;
 
+/** Verbs of someone speaking or asking, after their name. */
+const SPEAKING =
+  /^(?:asked|asks|said|says|wants|wanted|told|tells|called|calls|wonders|wondered|texted|texts|messaged|mentioned|mentions|thinks|thought|sends|sent)$/;
+
 /** How much a word of the message is the ask: asked, context, or a person's name. */
 const ASKED = 0;
 const CONTEXT = 1;
@@ -295,7 +318,9 @@ function asides(message: string): number[] {
     const partWords = plain.slice(start, end);
     for (let i = start; i < end; i++) {
       const context = writerPlace || plain[i - 1] === "not";
-      const named = namesPerson(partWords, i - start);
+      // "Virginia asked me what time it is in Lima": the part's subject, who speaks, is a person.
+      const speaker = i === start && /^\p{Lu}/u.test(raw[i]) && SPEAKING.test(plain[i + 1] ?? "");
+      const named = speaker || namesPerson(partWords, i - start);
       aside.push(named ? NAME : context ? CONTEXT : ASKED);
     }
     start = end;
@@ -456,6 +481,9 @@ function findInContext(name: string, context: Record<string, unknown>): unknown 
 
 function findInMessage(property: JsonSchema, message: string): unknown {
   if (Array.isArray(property.enum)) return findEnumValue(property.enum, message);
+  if (property.type === "integer" || property.type === "number") {
+    return namedNumber(name, property, message);
+  }
   if (property.type === "string" && typeof property.pattern === "string") {
     const pattern = safeRegExp(property.pattern);
     if (!pattern) return undefined;

@@ -62,8 +62,9 @@ export function followsUp(written: string): boolean {
     return length <= 8 && FOLLOW_UPS.some((pattern) => pattern.test(sentence)) ||
       // "and in Lima?", "And Tokyo?": a question of a few words (not "And Paris is lovely").
       (length <= 6 && AND_VALUE.test(sentence) && /(?:\?|\bplease\W*)$/i.test(sentence.trim())) ||
-      // "and in rome", "ok and london": as short, any case, when it names nothing but a value.
-      (length <= 5 && AND_SHORT.test(sentence) &&
+      // "and in rome", "ok and london": as short, any case, when it names nothing but a value
+      // (two words after "and", or three with a question mark: not "And Jordan says hi").
+      (AND_SHORT.test(sentence) && valueWords(sentence) <= (sentence.includes("?") ? 3 : 2) &&
         !tokenize(sentence).some((word) => NOT_A_VALUE.has(word)));
   });
 }
@@ -75,6 +76,13 @@ const FOLLOW_UPS = [
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
 const AND_SHORT =
   /^\W*(?:(?:ok|okay|so|hmm|right|cool|thanks|great)\W+)?and\s+(?:(?:in|for|at)\s+)?\p{L}[\p{L}\s'.-]*\??\W*$/iu;
+/** How many words follow "and" (and "in", "for" or "at" after it). */
+function valueWords(sentence: string): number {
+  const words = tokenize(sentence);
+  const and = words.indexOf("and");
+  const after = words.slice(and + 1);
+  return after.length - (["in", "for", "at"].includes(after[0]) ? 1 : 0);
+}
 /** Words that make "and …" say something rather than name a value: "and so on", "and you?". */
 const NOT_A_VALUE = new Set(
   ("so on then you me i it that this is are was were s has have had do does did will would can " +

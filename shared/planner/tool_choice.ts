@@ -285,7 +285,8 @@ const VAGUE = new Set(
 /**
  * Whether the clause, asking by the tool's verb, is about a thing the tool
  * says nothing of: its object (its last word that names something) is in
- * neither the tool's name nor its description, nor a value its args take.
+ * neither the tool's name, its description nor its args' names ("list recipes
+ * with a limit of 5"), nor a value its args take.
  * "list my sessions" for a tool that lists loops; not "list them", "list the
  * unfinished ones", "sleep 2 s", "list what I started", "get the hour in
  * Paris", or "list my specs" (a value its kin's args take: `loop_type` of
@@ -303,7 +304,8 @@ function namesOtherThing(
   );
   if (object === undefined || VAGUE.has(object) || isKnownVerb(object)) return false;
   const related = sameThing(object).some((same) =>
-    profile.objects.has(same) || profile.nameWords.has(same) || profile.descriptionWords.has(same)
+    profile.objects.has(same) || profile.nameWords.has(same) ||
+    profile.descriptionWords.has(same) || profile.argWords.has(same)
   );
   return !related && ![tool, ...kin].some((each) => takesValue(each, object));
 }

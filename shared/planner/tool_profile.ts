@@ -24,6 +24,8 @@ export interface ToolProfile {
   leadWords: Set<string>;
   /** The content words of its whole description. */
   descriptionWords: Set<string>;
+  /** The content words of its args' names ("limit", "max minutes"): what a request may set. */
+  argWords: Set<string>;
   /** Its description's lead, as written: "Get the current date and time in a place". */
   lead: string;
 }
@@ -63,7 +65,12 @@ function buildProfile(tool: PlannerTool): ToolProfile {
   }
   const leadWords = new Set(contentWords(lead).filter(notVerb));
   const descriptionWords = new Set(contentWords(tool.description));
-  return { nameVerb, verbs, objects, nameWords, leadWords, descriptionWords, lead };
+  const argWords = new Set(
+    Object.keys(argProperties(tool)).flatMap((arg) =>
+      contentWords(arg.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " "))
+    ),
+  );
+  return { nameVerb, verbs, objects, nameWords, leadWords, descriptionWords, argWords, lead };
 }
 
 /**
@@ -78,6 +85,14 @@ export function descriptionLead(description: string): string {
 }
 
 /** The things a tool's required args name: `loop_id` → "loop", `current_score` → "score". */
+/** The tool's args schema's properties. */
+function argProperties(tool: PlannerTool): Record<string, unknown> {
+  const properties = tool.argsSchema?.properties;
+  return typeof properties === "object" && properties !== null
+    ? properties as Record<string, unknown>
+    : {};
+}
+
 function requiredThings(tool: PlannerTool): string[] {
   const required = (tool.argsSchema?.required ?? []) as string[];
   return required.flatMap((arg) => {

@@ -230,6 +230,36 @@ Deno.test("an optional arg the message states is filled when the tool's schema a
   assert.deepEqual(await planFor("what time is it"), [{ tool: "get_current_time", args: {} }]);
 });
 
+Deno.test("an optional number is filled only when said with its arg's name, in range", async () => {
+  const r = new ToolRegistry();
+  r.register({
+    name: "list_recipes",
+    description: "List the saved recipes, newest first",
+    argsSchema: z.object({
+      limit: z.int().min(1).max(50).default(10),
+      maxMinutes: z.number().positive().optional(),
+    }),
+    annotations: { readOnlyHint: true },
+    run: () => [],
+  });
+  const argsFor = async (message: string) =>
+    (await new HeuristicPlanner().plan({
+      request: loopRequest(message),
+      context: {},
+      tools: r.getToolMetadataList(),
+      signal: new AbortController().signal,
+    }))[0].args;
+  assert.deepEqual(await argsFor("list my recipes, limit 4"), { limit: 4 });
+  assert.deepEqual(await argsFor("list recipes with a limit of 12 and max minutes 25"), {
+    limit: 12,
+    maxMinutes: 25,
+  });
+  // A number said otherwise, or out of range, leaves the default.
+  assert.deepEqual(await argsFor("list my 3 newest recipes"), {});
+  assert.deepEqual(await argsFor("list recipes, limit 500"), {});
+  assert.deepEqual(await argsFor("list recipes, limit 2.5"), {});
+});
+
 Deno.test("a read that cannot run does not crowd out a lesser match that can", async () => {
   const planFor = (message: string) =>
     new HeuristicPlanner().plan({

@@ -81,6 +81,12 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["what time is it in Tasmania", /^In Tasmania \(Australia\/Hobart\) it is /],
         ["time in kathmandu", /^In Kathmandu \(Asia\/Kathmandu\) it is /],
         ["what time is it in Tennessee", /^"Tennessee" has more than one time zone: /],
+        [
+          "time in buenos aires pls",
+          /^In Buenos Aires \(America\/(?:Argentina\/)?Buenos_Aires\) it is /,
+        ],
+        // Who asks is no place: "Carolina" says what the time in Quito is wanted by.
+        ["Carolina asked me what time it is in Quito", /^In Quito /],
       ];
       for (const [message, reply] of cases) {
         const data = await ask(message);
@@ -168,7 +174,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.deepEqual(zonesOf(await ask("and kigali", chat)), ["kigali"]);
       assert.deepEqual(zonesOf(await ask("ok and in maputo", chat)), ["maputo"]);
       // "and …" that says something is no value.
-      for (const message of ["and so on", "and you?", "and then?"]) {
+      for (const message of ["and so on", "and you?", "and then?", "and Chidi says hello"]) {
         assert.deepEqual(toolsOf(await ask(message, chat)), ["finalize_summary"], message);
       }
       // Nothing new named, or a statement: nothing asked again.
