@@ -97,7 +97,9 @@ function findArg(
  * A required arg the message points back to ("score it 91", "the status of
  * that loop"): the token matching the arg's pattern that the assistant's
  * latest reply naming one gave as the entity's id ("I started a spec
- * refinement loop with id 3f0c9a1e", "Loop 3f0c9a1e scored 72"). None when
+ * refinement loop with id 3f0c9a1e", "Loop 3f0c9a1e scored 72"); or, when the
+ * message names no such entity at all ("record a score of 70"), the one the
+ * latest reply names. None when
  * that reply names several (a listing: the planner then asks which), or the
  * message points at nothing or at another one ("the spec loop", "the other
  * loop").
@@ -111,15 +113,26 @@ function namedEarlier(
   if (property.type !== "string" || typeof property.pattern !== "string") return undefined;
   const pattern = safeRegExp(property.pattern);
   const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
-  if (!pattern || !entity || !pointsBack(message, entity)) return undefined;
+  if (!pattern || !entity) return undefined;
+  // "record a score of 70" just after "I started loop 3f0c9a1e": the one the last reply named.
+  const implied = !pointsBack(message, entity) && !mentions(message, entity);
+  if (!implied && !pointsBack(message, entity)) return undefined;
   const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
-  for (const said of [...recent].reverse()) {
-    if (!isRecord(said) || said.role !== "assistant" || typeof said.content !== "string") continue;
+  const replies = recent.filter((said): said is { role: string; content: string } =>
+    isRecord(said) && said.role === "assistant" && typeof said.content === "string"
+  ).reverse();
+  for (const said of implied ? replies.slice(0, 1) : replies) {
     const { named, all } = idsIn(said.content, pattern, entity);
     // The latest reply holding any: one it names is the answer; a listing is not guessed from.
     if (all > 0) return named.size === 1 && all === 1 ? [...named][0] : undefined;
   }
   return undefined;
+}
+
+/** Whether the message names the entity at all ("the spec loop", "another loop"). */
+function mentions(message: string, entity: string): boolean {
+  const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
+  return new RegExp(String.raw`\b${thing}s?\b`).test(tokenize(message).join(" "));
 }
 
 /**

@@ -397,6 +397,30 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.deepEqual(toolsOf(data), ["decide_loop_next_action", "finalize_summary"], message);
         assert.match(data.summaryMessage!, new RegExp(`^Loop ${id} scored ${score}`));
       }
+      // Just after a loop is started, a score without an id is the new loop's.
+      // A caller of its own: the other steps count this caller's loops.
+      const caller = { userId: null, owner: `key:scorer-${crypto.randomUUID()}` };
+      const fresh = `fresh-loop-${crypto.randomUUID()}`;
+      const askOwn = async (content: string): Promise<Data> =>
+        (await loop.run({
+          mode: "general",
+          sessionId: fresh,
+          messages: [{ role: "user", content }],
+        }, {
+          caller,
+        })).data;
+      const started = await askOwn("start a plan loop");
+      const newId = started.plan[0].args.loop_id ??
+        /id ([0-9a-f]{8})/.exec(started.summaryMessage!)![1];
+      const scored = await askOwn("log a score of 64");
+      assert.deepEqual(scored.plan[0], {
+        tool: "decide_loop_next_action",
+        args: { loop_id: newId, current_score: 64 },
+        round: 1,
+      });
+      // Not after another reply, nor for a loop it names otherwise.
+      await askOwn("what time is it in Oslo?");
+      assert.match((await askOwn("log a score of 66")).summaryMessage!, /I need the loop id/);
     });
 
     await t.step("listings read as one line per item", async () => {
@@ -604,8 +628,12 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           args: { loop_id: id },
           round: 1,
         });
-        // Nothing points back: the id is asked for, not taken from the conversation.
-        const unsure = await ask("record a score of 70", chat);
+        // Naming no loop at all, it is the one the latest reply named.
+        const implied = await ask("record a score of 70", chat);
+        assert.deepEqual(implied.plan[0].args, { loop_id: id, current_score: 70 });
+        // A reply naming none since: the id is asked for, not taken from further back.
+        await ask("thanks!", chat);
+        const unsure = await ask("record a score of 72", chat);
         assert.deepEqual(toolsOf(unsure), ["finalize_summary"]);
         assert.match(unsure.summaryMessage!, /I need the loop id/);
         // After a listing of two loops, "it" could be either: asked for too.
