@@ -117,7 +117,15 @@ export class HeuristicPlanner implements Planner {
       (text, reading, argsInWhole) =>
         choose(text, reading, results.length + 1, argsInWhole ? message : undefined),
     );
-    if (both) return { steps: both };
+    // "what time is it in Paris? Also delete this chat": the request, then the memory ask.
+    const after = both ??
+      this.#moreThenMemory(
+        message,
+        tools,
+        verbs,
+        (text, reading) => choose(text, reading, results.length),
+      );
+    if (after) return { steps: after };
     const intent = memoryIntent(message, tools, { previous });
     if (intent) return { steps: [intent] };
     if (asksForCapabilities(message)) return { steps: [], note: capabilitiesNote(tools) };
@@ -166,6 +174,26 @@ export class HeuristicPlanner implements Planner {
       const { plan } = choose(rest, reading, /\bthere\b/i.test(rest));
       // A rest that no tool can run yet is part of the fact ("…and record scores on Fridays").
       if (plan.length > 0) return [first, ...plan.slice(0, this.#maxTools - 1)];
+    }
+    return undefined;
+  }
+
+  /**
+   * A request the tools serve, then a memory ask: "what time is it in Oslo,
+   * and remember that I'm flying there in May"; "list my loops. Also delete
+   * this chat". `choose` plans the request.
+   */
+  #moreThenMemory(
+    message: string,
+    tools: readonly PlannerTool[],
+    verbs: ReadonlySet<string>,
+    choose: (text: string, reading: MessageReading) => ToolChoice,
+  ): PlannedAction[] | undefined {
+    for (const { ask, rest } of memoryAskEnds(message)) {
+      const last = memoryIntent(rest, tools);
+      if (!last) continue;
+      const { plan } = choose(ask, readMessage(ask, { verbs }));
+      if (plan.length > 0) return [...plan.slice(0, this.#maxTools - 1), last];
     }
     return undefined;
   }

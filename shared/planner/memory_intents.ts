@@ -22,7 +22,7 @@ import { withoutLeadingPleasantries, withoutPleasantries } from "./request_readi
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me)\b)`;
 const KEEP_VERB = String
@@ -55,7 +55,7 @@ const REMEMBER_POINTER = new RegExp(
 );
 /** What says no fact: "can you remember things?", "remember stuff". */
 const NO_FACT =
-  /^(?:(?:things?|stuff|anything|everything|something|it|that|this|these|those|them|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
+  /^(?:(?:things?|stuff|anything|everything|something|it|that|this|these|those|them|all|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
 
 const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|get rid of|throw (?:away|out)|wipe out|clear out)`;

@@ -183,9 +183,12 @@ interface MemoryAsk {
 
 function memoryAsk(message: string): MemoryAsk {
   // "never mind, what do you know about me?": what follows the taking back asks.
-  // A clause after ", and" / ", also" counts as a sentence: "what do you know about me, and …".
+  // A clause after ", and" / ", also" counts as a sentence: "what do you know about me, and …";
+  // so does one after "and" that opens with a request's verb ("… about me and list my loops").
   const sentences = (afterTakingBack(message).match(/[^.!?;]+[.!?;]*/g) ?? []).flatMap((text) =>
-    text.split(/,\s*(?=(?:and|also|then|plus)\s)/i)
+    text.split(
+      /,\s*(?=(?:and|also|then|plus)\s)|\s+(?=and\s+(?:then\s+)?(?:list|show|tell|give|start|create|delete|erase|remember|forget|record|log|score|get|check|what|how|when|where|which)\b)/i,
+    )
   ).map((text) => ({
     text,
     words: tokenize(text).join(" "),

@@ -553,6 +553,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         );
       }
       // Asked as what the user told it to remember, beside a request: both too.
+      // "and" before a request's verb, without a comma.
+      const anded = await tell("what have you got on me and show my loops");
+      assert.deepEqual(toolsOf(anded), ["list_active_loops", "finalize_summary"]);
+      assert.match(anded.summaryMessage!, /\nYou asked me to remember:\n- "I teach chemistry"/);
       const asked = await tell("what have I asked you to remember? Then list my loops.");
       assert.deepEqual(toolsOf(asked), ["list_active_loops", "finalize_summary"]);
       assert.match(asked.summaryMessage!, /\nYou asked me to remember:\n- "I teach chemistry"/);
@@ -842,6 +846,24 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       // A remark beside a request is no question: it runs no read.
       const remark = await ask("start a plan loop, the time is right", chat);
       assert.deepEqual(toolsOf(remark), ["initialize_refinement_loop", "finalize_summary"]);
+      // The request first, the memory ask after it: both too.
+      const timeFirst = await ask(
+        "what's the time in Nuuk, and also remember that my cousin moved there",
+        chat,
+      );
+      assert.deepEqual(timeFirst.plan.slice(0, 2).map((step) => [step.tool, step.args]), [
+        ["get_current_time", { time_zone: "Nuuk" }],
+        ["remember", { fact: "my cousin moved there" }],
+      ]);
+      const listFirst = await ask(
+        "show my loops. Then erase this thread",
+        `erase-${crypto.randomUUID()}`,
+      );
+      assert.deepEqual(toolsOf(listFirst), [
+        "list_active_loops",
+        "forget_session",
+        "finalize_summary",
+      ]);
       const saved = await ask("save this: the offsite is on Thursday", chat);
       assert.deepEqual(saved.plan[0], {
         tool: "remember",
