@@ -63,7 +63,8 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
  * hour is it", "what's the hour", "what does the clock say", "is it morning
  * (yet)", "would it still be too late to call …", "is it lunchtime", "is it
  * Friday in …", "is it 5pm yet", "how late is it now", "how many hours ahead
- * is Tokyo", "how far ahead is it from Paris", "is it 10 in Chicago"; not
+ * is Tokyo", "how many hours is Tokyo ahead of London", "is Berlin ahead of
+ * Lisbon", "how far ahead is it from Paris", "is it 10 in Chicago"; not
  * "which clock tower …", "why is it dark …", "is it too late for a refund",
  * "is it Monday in the schedule", "how late is it open", "how many hours did
  * I log", "how far behind is the build". Each with what must not follow its
@@ -91,7 +92,12 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
   // "… earlier is it in Denver", "how far ahead is it from Paris" (not "how far behind is Jenkins").
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+hours\s+(?:ahead|behind|apart|earlier|later)\s+(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from|in)\s+)?|far\s+(?:ahead|behind)\s+(?:is\s+it|are\s+they|is\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?)\s+(?:from|of|than)\s+)\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+hours\s+(?:ahead|behind|apart|earlier|later)\s+(?:of\s+(?:me|us)\s+)?(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from|in)\s+)?|far\s+(?:ahead|behind)\s+(?:is\s+it|are\s+they|is\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?)\s+(?:from|of|than)\s+)\p{Lu}/u,
+  },
+  // The places first: "how many hours is Tokyo ahead of London", "is Berlin ahead of Lisbon?".
+  {
+    pattern:
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+hours\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:ahead|behind)\s+(?:of|from|than)\s+\p{Lu}/u,
   },
   // A bare hour before a place by its capital: "is it 10 in Chicago?" (not "is it 2 in the list?").
   {

@@ -353,10 +353,11 @@ const LIST_JOINER =
   /^(?:(?:and|or|&|plus|vs|versus|than|compared (?:to|with))(?: also)?(?: (?:in|at|for))?)?$/;
 /**
  * In a message that compares ("how many hours ahead is Tokyo from London?",
- * "… behind London is New York?"), "from", "is" and "are" join too.
+ * "… behind London is New York?", "is Berlin ahead of Lisbon?"), "from", "is",
+ * "are" and "ahead of" / "behind" with "of", "than" or "from" join too.
  */
 const COMPARING = /\b(?:ahead|behind|apart|difference|earlier|later)\b/i;
-const COMPARED = /^(?:from|is|are)$/;
+const COMPARED = /^(?:from|is|are|(?:ahead|behind) (?:of|than|from))$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to

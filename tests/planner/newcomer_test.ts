@@ -111,6 +111,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // A city after a comma is another place; a region or a country tells a place apart.
         ["What time is it in Lyon, Marseille?", ["Lyon", "Marseille"], /Marseille/],
         ["time in Houston, Texas please", ["Houston Texas"], /America\/Chicago/],
+        // Compared, places first.
+        ["how many hours is Seoul ahead of Perth?", ["Seoul", "Perth"], /Australia\/Perth/],
+        ["is Athens ahead of Dublin?", ["Athens", "Dublin"], /Europe\/Dublin/],
         // Another part asking for the time again, in its own words, adds its place.
         ["Tell me the time in Accra. Also, what time is it in Quito?", ["Accra", "Quito"], /Quito/],
         ["Give me the date in Seoul; and the time in Perth?", ["Seoul", "Perth"], /Perth/],
