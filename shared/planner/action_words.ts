@@ -60,7 +60,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 
 /**
  * Ways of asking the time without the word, at the start of a part: "what
- * hour is it", "what's the hour", "what does the clock say", "is it morning
+ * hour is it", "what's the hour", "what year is it", "what's today's date", "what does the clock say", "is it morning
  * (yet)", "would it still be too late to call …", "is it lunchtime", "is it
  * Friday in …", "is it 5pm yet", "how late is it now", "how many hours ahead
  * is Tokyo", "how many hours is Tokyo ahead of London", "is Berlin ahead of
@@ -71,7 +71,15 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
  * match, if any.
  */
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
-  { pattern: /^\W*(?:what|which)\s+hour\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+hour\b/i },
+  {
+    pattern:
+      /^\W*(?:what|which)\s+(?:hour|year|month)\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month)\b/i,
+  },
+  // Not "what's the date of the meeting": a date asked of something else.
+  {
+    pattern: /^\W*what(?:'s|\s+is)\s+(?:today'?s|the(?:\s+current)?)\s+date\b/i,
+    notAfter: /^\s+(?:of|for|on|when)\b/i,
+  },
   { pattern: /^\W*what\b[^.;!?]*\bclocks?\s+(?:say|says|saying|show|shows|showing|read|reads)\b/i },
   {
     pattern: new RegExp(

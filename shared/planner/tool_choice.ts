@@ -400,12 +400,12 @@ function partsOf(text: string): string[] {
  * words or fewer ("date today").
  */
 function isAbout(profile: ToolProfile, words: ReadonlySet<string>): boolean {
+  // A lone letter ("what's", "today's" → "s") says nothing.
+  const saying = [...words].filter((word) => word.length >= 2);
   let weight = 0;
-  for (const word of words) {
-    // A lone letter ("what's" → "s") says nothing.
-    if (word.length < 2) continue;
+  for (const word of saying) {
     if (profile.nameWords.has(word)) weight += 2;
     else if (profile.leadWords.has(word)) weight += 1;
   }
-  return weight >= 2 || (weight === 1 && words.size <= 3);
+  return weight >= 2 || (weight === 1 && saying.length <= 3);
 }

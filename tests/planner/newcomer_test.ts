@@ -85,6 +85,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "time in buenos aires pls",
           /^In Buenos Aires \(America\/(?:Argentina\/)?Buenos_Aires\) it is /,
         ],
+        // The date or the year asked for, and "timezone" in one word.
+        ["what's today's date in Apia?", /^In Apia \(Pacific\/Apia\) it is /],
+        ["which year is it in Kiribati", /^"Kiribati" has more than one time zone/],
+        ["what timezone is Fiji in", /^In Fiji \(Pacific\/Fiji\) it is /],
         // Who asks is no place: "Carolina" says what the time in Quito is wanted by.
         ["Carolina asked me what time it is in Quito", /^In Quito /],
       ];
