@@ -1,8 +1,9 @@
 /**
  * Chat shorthand spelled out, so the offline planner's grammar reads "pls
  * delete this convo" and "what do u know about me" as it reads the words in
- * full. Only whole words are replaced, and only shorthand that means nothing
- * else in a chat message.
+ * full, and a few frequent misspellings corrected ("rememeber", "tiem"). Only
+ * whole words are replaced, and only ones that mean nothing else in a chat
+ * message.
  */
 
 /** Shorthand, lower-case, and the words it stands for. */
@@ -43,10 +44,39 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   b4: "before",
 };
 
+/** Frequent misspellings of the words requests turn on. */
+const TYPOS: Readonly<Record<string, string>> = {
+  tiem: "time",
+  tme: "time",
+  timzone: "time zone",
+  waht: "what",
+  whta: "what",
+  rememeber: "remember",
+  remmber: "remember",
+  remeber: "remember",
+  rember: "remember",
+  remembr: "remember",
+  foget: "forget",
+  forgt: "forget",
+  delet: "delete",
+  delte: "delete",
+  dlete: "delete",
+  memroy: "memory",
+  memmory: "memory",
+  conversaton: "conversation",
+  converstion: "conversation",
+  plase: "please",
+  pleae: "please",
+  scroe: "score",
+};
+
 /** A word on its own: not part of "U.S." or "u'll". */
 const WORD = /(?<![\p{L}\p{N}.'’])[\p{L}\p{N}]+(?![\p{L}\p{N}'’]|\.\p{L})/gu;
 
-/** The text with chat shorthand spelled out ("pls forget ur notes" → "please forget your notes"). */
+/** The text with chat shorthand spelled out and misspellings corrected ("pls forget ur notes" → "please forget your notes"). */
 export function spelledOut(text: string): string {
-  return text.replace(WORD, (word) => SHORTHAND[word.toLowerCase()] ?? word);
+  return text.replace(WORD, (word) => {
+    const lower = word.toLowerCase();
+    return SHORTHAND[lower] ?? TYPOS[lower] ?? word;
+  });
 }
