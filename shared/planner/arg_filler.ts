@@ -5,8 +5,9 @@
  * (an enum value the message mentions, a token matching a pattern, a number
  * in range). Returns undefined when a required arg stays unknown.
  */
+import { memoryStatements } from "../memory/working_memory.ts";
 import { stem, tokenize } from "../text/words.ts";
-import { namesPerson } from "./action_words.ts";
+import { isPersonWord, namesPerson } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -87,10 +88,41 @@ function findArg(
       findAcceptedPhrase(name, property, message, acceptsArg)
     : findStatedOption(name, property, message, acceptsArg);
   if (stated !== undefined) return { value: stated, fromMessage: true };
+  const kept = keptPlace(name, property, message, context, acceptsArg);
+  if (kept !== undefined) return { value: kept, fromMessage: false };
   const reference = required ? referenceFor(name, producers) : undefined;
   if (reference !== undefined) return { value: reference, fromMessage: false };
   const named = required ? namedEarlier(name, property, message, context) : undefined;
   return named === undefined ? undefined : { value: named, fromMessage: false };
+}
+
+/** Words for the writer's own place: "where I live", "my city", "here". */
+const WRITERS_PLACE =
+  /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|place|location|home|area|country)|at home|my local|local to me|here)\b/;
+
+/**
+ * For a message about the writer's own place ("what time is it where I
+ * live?"), the value the arg's selective schema accepts in what the working
+ * memory keeps about them ("I live in Lyon"), the latest kept first.
+ */
+function keptPlace(
+  name: string,
+  property: JsonSchema,
+  message: string,
+  context: Record<string, unknown>,
+  acceptsArg?: (name: string, value: unknown) => boolean,
+): string | undefined {
+  if (!WRITERS_PLACE.test(tokenize(message).join(" "))) return undefined;
+  for (const fact of memoryStatements(context.workingMemory).reverse()) {
+    // About the writer alone: "I live in Lyon", "my home is in Porto"; not "my sister lives in Perth".
+    const words = tokenize(fact);
+    const own = /^(?:i|im|we|my (?:home|address|city|town|place|location|flat|apartment|house))$/
+      .test(words[0] === "my" ? words.slice(0, 2).join(" ") : words[0]);
+    if (!own || words.some(isPersonWord)) continue;
+    const found = findAcceptedPhrase(name, property, fact, acceptsArg);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**

@@ -99,6 +99,38 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       }
     });
 
+    await t.step("the writer's own place is the one their memory keeps", async () => {
+      const caller = { userId: null, owner: `key:home-${crypto.randomUUID()}` };
+      const say = async (content: string): Promise<Data> =>
+        (await loop.run({
+          mode: "general",
+          sessionId: `home-${crypto.randomUUID()}`,
+          messages: [{ role: "user", content }],
+        }, { caller })).data;
+      const nowhere = await say("what's the time where I live?");
+      assert.deepEqual(nowhere.plan[0].args, {});
+      await say("remember that I live in Windhoek");
+      await say("remember that my brother lives in Hanoi");
+      for (
+        const message of [
+          "what's the time where I live?",
+          "is it late in my town",
+          "local time here?",
+        ]
+      ) {
+        const data = await say(message);
+        assert.deepEqual(data.plan[0], {
+          tool: "get_current_time",
+          args: { time_zone: "Windhoek" },
+          round: 1,
+        }, message);
+      }
+      // A place the message names is the one asked.
+      assert.deepEqual((await say("what time is it here in Quito?")).plan[0].args, {
+        time_zone: "Quito",
+      });
+    });
+
     await t.step("several places in one question get a time each", async () => {
       const cases: [string, string[], RegExp][] = [
         ["what's the time in Lisbon, Manila and Oslo?", ["Lisbon", "Manila", "Oslo"], /Oslo/],
