@@ -146,7 +146,7 @@ function holdsAll(text: string, words: readonly string[]): boolean {
  * For "forget my birthday": whether an item names someone else's ("my mom's
  * birthday is May 9", "Ana's birthday"), which "my birthday" does not mean.
  */
-function othersOwn(what: string): (text: string) => boolean {
+export function othersOwn(what: string): (text: string) => boolean {
   const said = tokenize(what);
   const mine = said.flatMap((word, i) => said[i - 1] === "my" ? [word] : []);
   return (text) => {

@@ -321,4 +321,7 @@ birmingham = Europe/London@Birmingham, England | America/Chicago@Birmingham, Ala
 kingston = America/Jamaica@Kingston, Jamaica | America/Toronto@Kingston, Ontario
 georgetown = America/Guyana@Georgetown, Guyana | Asia/Kuala_Lumpur@George Town, Malaysia
 victoria = America/Vancouver@Victoria, Canada | Australia/Melbourne@Victoria, Australia | Indian/Mahe@Victoria, Seychelles
+columbus = America/New_York
+cambridge = Europe/London@Cambridge, England | America/New_York@Cambridge, Massachusetts
+richmond = America/New_York@Richmond, Virginia | America/Vancouver@Richmond, British Columbia | Europe/London@Richmond, London
 `;

@@ -118,11 +118,16 @@ function asWritten(name: string): string {
   if (/\p{Lu}/u.test(name)) return name;
   // "la", "nyc": a name of two letters, or three without a vowel, is an abbreviation.
   if (/^(?:\p{L}{2}|[^aeiou\s]{3})$/u.test(name.trim())) return name.trim().toUpperCase();
-  // Each word capitalised but the small ones within a name: "Rio de Janeiro", "Isle of Man".
+  // Each word capitalised but the small ones ("Rio de Janeiro", "the Philippines"), and a last
+  // word of two letters an abbreviation ("Washington DC").
   return name.replace(
     /(^|[\s/_-])(\p{L}+)/gu,
-    (_, before, word: string) =>
-      before + (before && SMALL_WORDS.has(word) ? word : word[0].toUpperCase() + word.slice(1)),
+    (_, before: string, word: string, offset: number) => {
+      if (SMALL_WORDS.has(word) && (before || word === "the")) return before + word;
+      const last = offset + before.length + word.length === name.length && before !== "";
+      if (last && word.length === 2) return before + word.toUpperCase();
+      return before + word[0].toUpperCase() + word.slice(1);
+    },
   );
 }
 

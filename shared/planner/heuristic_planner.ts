@@ -39,6 +39,7 @@ import {
   LET_GO_NOTE,
   missingArgsNote,
   statementNote,
+  UNKNOWN_ABOUT_YOU_NOTE,
   unservedNote,
 } from "./planner_notes.ts";
 import { asks, followsUp, type MessageReading, readMessage } from "./request_reading.ts";
@@ -146,7 +147,7 @@ export class HeuristicPlanner implements Planner {
     if (answered) return { steps: [] };
     return {
       steps: [],
-      note: nothingPlannedNote(reading, tools, { tookBack: message !== written }),
+      note: nothingPlannedNote(reading, tools, { tookBack: message !== written, message }),
     };
   }
 
@@ -366,9 +367,18 @@ function toolVerbs(tools: readonly PlannerTool[]): Set<string> {
 function nothingPlannedNote(
   reading: MessageReading,
   tools: readonly PlannerTool[],
-  { tookBack }: { tookBack: boolean },
+  { tookBack, message }: { tookBack: boolean; message: string },
 ): string {
   const saysNothingMore = reading.kind === "statement" || reading.kind === "fragment";
   if (tookBack && saysNothingMore) return LET_GO_NOTE;
+  if (asksAboutWriter(message) && tools.some((tool) => tool.name === "remember")) {
+    return UNKNOWN_ABOUT_YOU_NOTE;
+  }
   return reading.kind === "statement" ? statementNote(tools) : unservedNote(tools);
+}
+
+/** A question about the writer that memory could answer: "what's my birthday?", "where do I live?". */
+function asksAboutWriter(message: string): boolean {
+  return /^(?:(?:what|when|who|where|which)(?: s| is| are| was)? (?:my|mine)\b|(?:where|what|who|when) (?:do|did|am) i (?:live|work|like|love|prefer|come from|study)\b)/
+    .test(tokenize(message).join(" "));
 }

@@ -105,6 +105,10 @@ const ACKNOWLEDGING = new Set(
     "so very much sweet work job good yay then").split(" "),
 );
 
+/** The note for a question about the writer that neither memory nor earlier messages answer. */
+export const UNKNOWN_ABOUT_YOU_NOTE =
+  'I don\'t know that yet: nothing you asked me to remember says it. Tell me with "remember that …" and I will keep it for your later conversations.';
+
 /** The note for a message that takes back what it asked ("never mind"). */
 export const LET_GO_NOTE =
   'All right, I left it. Ask me for something else, or "what can you do?" to see my tools.';

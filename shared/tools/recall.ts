@@ -9,7 +9,7 @@
  */
 import { afterTakingBack } from "../text/taking_back.ts";
 import { contentWords as allContentWords, stem, tokenize } from "../text/words.ts";
-import { memoryStatements } from "../memory/working_memory.ts";
+import { memoryStatements, othersOwn } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
 
 /**
@@ -33,7 +33,8 @@ export function recallStatements(
 ): StoredMessage[] {
   const wanted = new Set(contentWords(message));
   // A statement is not answered from memory: "lunch is at noon" should not quote "lunch was late".
-  if (wanted.size === 0 || !isQuestion(message)) return [];
+  if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
+  const theirs = othersOwn(message);
   const seen = new Set<string>();
   const scored: { said: StoredMessage; score: number; order: number }[] = [];
   const candidates = [
@@ -42,6 +43,7 @@ export function recallStatements(
   ];
   candidates.forEach((said, order) => {
     if (seen.has(said.id) || said.role !== "user" || isQuestion(said.content)) return;
+    if (theirs(said.content)) return;
     seen.add(said.id);
     const words = new Set(contentWords(said.content));
     const shared = [...wanted].filter((word) => words.has(word)).length;
@@ -72,8 +74,11 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   const wanted = new Set(
     contentWords(message).filter((word) => !toMemory || !ASKING_MEMORY.has(word)),
   );
-  if (wanted.size === 0 || !isQuestion(message)) return [];
+  if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
+  // "what's my birthday?" is not "my mom's birthday is May 9".
+  const theirs = othersOwn(message);
   const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
+    if (theirs(text)) return [];
     const words = new Set(contentWords(text));
     const shared = [...wanted].filter((word) => words.has(word)).length;
     const score = shared / wanted.size;
@@ -85,6 +90,18 @@ export function recallMemory(message: string, context: Record<string, unknown>):
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_RECALLED).map(({ text }) => text);
 }
+
+/**
+ * Whether the question is about the assistant or the thing at hand, not the
+ * writer: "what's your name?", "how does this work?" (not "what's my name?").
+ */
+function aboutTheAssistant(message: string): boolean {
+  const words = tokenize(message);
+  if (words.some((word) => FIRST_PERSON.has(word))) return false;
+  return words.includes("your") ||
+    /^(?:how|why) (?:does|do|did|is|can) (?:this|it|that)\b/.test(words.join(" "));
+}
+const FIRST_PERSON = new Set(["i", "me", "my", "mine", "myself", "we", "our", "us"]);
 
 /** Least share of the best item's score a second remembered item must reach. */
 const CLOSE_TO_BEST = 0.75;

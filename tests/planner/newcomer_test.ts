@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import tools from "../../functions/mcp-loop/tools.ts";
 import { createLoop } from "../../shared/app/create_loop.ts";
 import type { MCPResponse } from "../../shared/contracts.ts";
-import { LET_GO_NOTE } from "../../shared/planner/planner_notes.ts";
+import { LET_GO_NOTE, UNKNOWN_ABOUT_YOU_NOTE } from "../../shared/planner/planner_notes.ts";
 import { initializedDataDir } from "../support/process.ts";
 
 type Data = MCPResponse["data"];
@@ -621,6 +621,38 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         'I forgot "my bike is blue".\nYou asked me to remember: "I teach chemistry" and "I\'m vegetarian".',
       );
     });
+
+    await t.step(
+      "a question quotes only what is about the writer, or says it is not known",
+      async () => {
+        const caller = { userId: null, owner: `key:whose-${crypto.randomUUID()}` };
+        const tell = async (content: string): Promise<Data> =>
+          (await loop.run({
+            mode: "general",
+            sessionId: `whose-${crypto.randomUUID()}`,
+            messages: [{ role: "user", content }],
+          }, { caller })).data;
+        await tell("remember that my uncle's car is a green Lada");
+        await tell("remember that my flat number is 12");
+        // Someone else's is not the writer's; the assistant's is not the writer's either.
+        for (const message of ["what's my car?", "what is your number?", "how does this work?"]) {
+          const data = await tell(message);
+          assert.doesNotMatch(data.summaryMessage!, /You asked me to remember/, message);
+        }
+        assert.equal(
+          (await tell("what's my car?")).summaryMessage,
+          UNKNOWN_ABOUT_YOU_NOTE,
+        );
+        assert.equal(
+          (await tell("what's my uncle's car?")).summaryMessage,
+          'You asked me to remember: "my uncle\'s car is a green Lada".',
+        );
+        assert.equal(
+          (await tell("what is my flat number?")).summaryMessage,
+          'You asked me to remember: "my flat number is 12".',
+        );
+      },
+    );
 
     await t.step("a question about earlier messages shows the ones on its topic", async () => {
       const topic = `recall-${crypto.randomUUID()}`;
