@@ -42,7 +42,13 @@ import {
   UNKNOWN_ABOUT_YOU_NOTE,
   unservedNote,
 } from "./planner_notes.ts";
-import { asks, followsUp, type MessageReading, readMessage } from "./request_reading.ts";
+import {
+  asks,
+  asksRepeat,
+  followsUp,
+  type MessageReading,
+  readMessage,
+} from "./request_reading.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { toolProfile } from "./tool_profile.ts";
@@ -264,8 +270,13 @@ function planRead(
   const there = chosen.plan.length > 0 && pointsThere(message) &&
     thereBefore(message, chosen.plan, earlier, chooseWith);
   const { plan, missing } = there || chosen;
-  // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value.
+  // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value;
+  // "again": as it was.
   const asked = takenBack ? [...earlier, takenBack] : earlier;
+  if (plan.length + missing.length === 0 && asksRepeat(message)) {
+    const repeated = readsOfLatest(asked, { tools, verbs, choose, steps });
+    if (repeated.length > 0) return { steps: repeated };
+  }
   const again = plan.length + missing.length === 0 && followsUp(message) &&
     askedAgain(message, asked, { tools, verbs, choose, steps });
   if (again && again.length > 0) return { steps: again };
@@ -316,6 +327,30 @@ function askedAgain(
       Object.keys(step.args).length > 0 &&
       (!before.includes(JSON.stringify(step)) || statesValue(step))
     );
+  }
+  return [];
+}
+
+/** The reads the latest earlier message that asked for any planned, as they were ("again"). */
+function readsOfLatest(
+  earlier: readonly string[],
+  { tools, verbs, choose, steps }: {
+    tools: readonly PlannerTool[];
+    verbs: ReadonlySet<string>;
+    choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
+    steps: number;
+  },
+): PlannedAction[] {
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const previous = earlier[i];
+    const { plan } = choose(previous, readMessage(previous, { verbs }), steps);
+    // A follow-up ("no, in Bogota") did what it asked again.
+    const done = plan.length > 0 || !followsUp(previous)
+      ? plan
+      : askedAgain(previous, earlier.slice(0, i), { tools, verbs, choose, steps });
+    if (done.length > 0) {
+      return done.filter((step) => tools.some((tool) => tool.name === step.tool && tool.readOnly));
+    }
   }
   return [];
 }

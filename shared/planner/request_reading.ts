@@ -65,8 +65,26 @@ export function followsUp(written: string): boolean {
       // "and in rome", "ok and london": as short, any case, when it names nothing but a value
       // (two words after "and", or three with a question mark: not "And Jordan says hi").
       (AND_SHORT.test(sentence) && valueWords(sentence) <= (sentence.includes("?") ? 3 : 2) &&
-        !tokenize(sentence).some((word) => NOT_A_VALUE.has(word)));
+        !tokenize(sentence).some((word) => NOT_A_VALUE.has(word))) ||
+      corrects(sentence);
   });
+}
+
+/** "wait, I meant kyoto", "no, Austin Texas", "sorry, in Lima": the value the last question should have had. */
+const CORRECTION =
+  /^\W*((?:(?:no|nope|sorry|oops|wait|actually|ah|oh)\W+)+(?:i\s+meant?\s+)?|(?:i\s+meant?\s+))(?:in\s+|for\s+)?(\p{L}[\p{L}\s'.-]*?)\W*$/iu;
+
+function corrects(sentence: string): boolean {
+  const value = CORRECTION.exec(sentence)?.[2];
+  if (!value) return false;
+  const words = tokenize(value);
+  return words.length <= 3 && !words.some((word) => NOT_A_VALUE.has(word) || GREETING.has(word));
+}
+
+/** "again", "do that again", "once more please": the last request as it was. */
+export function asksRepeat(written: string): boolean {
+  return /^\W*(?:(?:ok|okay|and|so|please|can you|could you)\W+)*(?:(?:do|run|check|try) (?:that|it|this) (?:again|once more)|again|once more|one more time|same again|repeat that|refresh)(?:\W+please)?\W*$/i
+    .test(withoutLeadingPleasantries(written));
 }
 
 const FOLLOW_UPS = [

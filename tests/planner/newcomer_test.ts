@@ -212,6 +212,24 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.deepEqual(zonesOf(await ask("time in harare", chat)), ["harare"]);
       assert.deepEqual(zonesOf(await ask("and kigali", chat)), ["kigali"]);
       assert.deepEqual(zonesOf(await ask("ok and in maputo", chat)), ["maputo"]);
+      // A correction asks again of what it names; "again" asks again as it was.
+      assert.deepEqual(zonesOf(await ask("time in Quito", chat)), ["Quito"]);
+      assert.deepEqual(zonesOf(await ask("oops, I meant guayaquil", chat)), ["guayaquil"]);
+      assert.deepEqual(zonesOf(await ask("no, in Bogota", chat)), ["Bogota"]);
+      assert.deepEqual(zonesOf(await ask("once more please", chat)), ["Bogota"]);
+      // A write is never done again on "again".
+      const owner = { userId: null, owner: `key:again-${crypto.randomUUID()}` };
+      const writes = `again-${crypto.randomUUID()}`;
+      const askOwn = async (content: string) =>
+        (await loop.run({
+          mode: "general",
+          sessionId: writes,
+          messages: [{ role: "user", content }],
+        }, {
+          caller: owner,
+        })).data;
+      await askOwn("start a plan loop");
+      assert.deepEqual(toolsOf(await askOwn("do it again")), ["finalize_summary"]);
       // "and …" that says something is no value.
       for (const message of ["and so on", "and you?", "and then?", "and Chidi says hello"]) {
         assert.deepEqual(toolsOf(await ask(message, chat)), ["finalize_summary"], message);
