@@ -98,7 +98,7 @@ function findArg(
 
 /** Words for the writer's own place: "where I live", "my city", "here". */
 const WRITERS_PLACE =
-  /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|place|location|home|area|country)|at home|my local|local to me|here)\b/;
+  /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|place|location|home|area|country)|at home|my local|local to me|(?<!\bin )here)\b/;
 
 /**
  * For a message about the writer's own place ("what time is it where I
@@ -112,7 +112,9 @@ function keptPlace(
   context: Record<string, unknown>,
   acceptsArg?: (name: string, value: unknown) => boolean,
 ): string | undefined {
-  if (!WRITERS_PLACE.test(tokenize(message).join(" "))) return undefined;
+  const words = tokenize(message).join(" ");
+  // "… over there and here": "there" is the place said before (the planner's to find).
+  if (!WRITERS_PLACE.test(words) || /\bthere\b/.test(words)) return undefined;
   for (const fact of memoryStatements(context.workingMemory).reverse()) {
     // About the writer alone: "I live in Lyon", "my home is in Porto"; not "my sister lives in Perth".
     const words = tokenize(fact);

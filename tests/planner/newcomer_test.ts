@@ -125,6 +125,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           round: 1,
         }, message);
       }
+      // "in here" is a room, not the writer's town.
+      assert.deepEqual((await say("is it too dark in here?")).plan[0]?.args ?? {}, {});
       // A place the message names is the one asked.
       assert.deepEqual((await say("what time is it here in Quito?")).plan[0].args, {
         time_zone: "Quito",
@@ -868,6 +870,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "never mind this",
           "nevermind about my loops",
           "never mind what I asked about Oslo then",
+          "just forget it all",
         ]
       ) {
         const data = await ask(message);
