@@ -241,6 +241,14 @@ export class HeuristicPlanner implements Planner {
   }
 }
 
+/** What planning a message again needs: the offered tools, their verbs, the chooser, the steps so far. */
+interface Rechoosing {
+  tools: readonly PlannerTool[];
+  verbs: ReadonlySet<string>;
+  choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
+  steps: number;
+}
+
 /** What a message plans besides memory: a step, or a note on what it lacks. */
 interface Reply {
   steps: PlannedAction[];
@@ -254,14 +262,10 @@ interface Reply {
 function planRead(
   message: string,
   reading: MessageReading,
-  { earlier, takenBack, tools, verbs, choose, steps }: {
+  { earlier, takenBack, tools, verbs, choose, steps }: Rechoosing & {
     earlier: readonly string[];
     /** What the message took back first ("never mind the time in Rome, what about Madrid?"). */
     takenBack: string;
-    tools: readonly PlannerTool[];
-    verbs: ReadonlySet<string>;
-    choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
-    steps: number;
   },
 ): Reply | undefined {
   const chooseWith = (argText?: string) => choose(message, reading, steps, argText);
@@ -304,12 +308,7 @@ function planRead(
 function askedAgain(
   followUp: string,
   earlier: readonly string[],
-  { tools, verbs, choose, steps }: {
-    tools: readonly PlannerTool[];
-    verbs: ReadonlySet<string>;
-    choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
-    steps: number;
-  },
+  { tools, verbs, choose, steps }: Rechoosing,
 ): PlannedAction[] {
   // Past "thanks!" or "ok": the latest message that asked for something by its own words.
   const said = tokenize(followUp).join(" ");
@@ -334,12 +333,7 @@ function askedAgain(
 /** The reads the latest earlier message that asked for any planned, as they were ("again"). */
 function readsOfLatest(
   earlier: readonly string[],
-  { tools, verbs, choose, steps }: {
-    tools: readonly PlannerTool[];
-    verbs: ReadonlySet<string>;
-    choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
-    steps: number;
-  },
+  { tools, verbs, choose, steps }: Rechoosing,
 ): PlannedAction[] {
   for (let i = earlier.length - 1; i >= 0; i--) {
     const previous = earlier[i];

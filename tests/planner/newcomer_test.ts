@@ -24,6 +24,17 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
   const ask = async (content: string, sessionId = session): Promise<Data> =>
     (await loop.run({ mode: "general", sessionId, messages: [{ role: "user", content }] })).data;
   const toolsOf = (data: Data) => data.plan.map((step) => step.tool);
+  /** Asks as a caller of its own (whose memory and loops no other step sees): one chat, or a new one each time. */
+  const asOwnCaller = (name: string, { oneChat = false } = {}) => {
+    const caller = { userId: null, owner: `key:${name}-${crypto.randomUUID()}` };
+    const chat = `${name}-${crypto.randomUUID()}`;
+    return async (content: string): Promise<Data> =>
+      (await loop.run({
+        mode: "general",
+        sessionId: oneChat ? chat : `${name}-${crypto.randomUUID()}`,
+        messages: [{ role: "user", content }],
+      }, { caller })).data;
+  };
   try {
     await t.step("a request no tool serves is said so, with what it can do instead", async () => {
       for (
@@ -100,13 +111,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
     });
 
     await t.step("the writer's own place is the one their memory keeps", async () => {
-      const caller = { userId: null, owner: `key:home-${crypto.randomUUID()}` };
-      const say = async (content: string): Promise<Data> =>
-        (await loop.run({
-          mode: "general",
-          sessionId: `home-${crypto.randomUUID()}`,
-          messages: [{ role: "user", content }],
-        }, { caller })).data;
+      const say = asOwnCaller("home");
       const nowhere = await say("what's the time where I live?");
       assert.deepEqual(nowhere.plan[0].args, {});
       await say("remember that I live in Windhoek");
@@ -220,16 +225,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.deepEqual(zonesOf(await ask("no, in Bogota", chat)), ["Bogota"]);
       assert.deepEqual(zonesOf(await ask("once more please", chat)), ["Bogota"]);
       // A write is never done again on "again".
-      const owner = { userId: null, owner: `key:again-${crypto.randomUUID()}` };
-      const writes = `again-${crypto.randomUUID()}`;
-      const askOwn = async (content: string) =>
-        (await loop.run({
-          mode: "general",
-          sessionId: writes,
-          messages: [{ role: "user", content }],
-        }, {
-          caller: owner,
-        })).data;
+      const askOwn = asOwnCaller("again", { oneChat: true });
       await askOwn("start a plan loop");
       assert.deepEqual(toolsOf(await askOwn("do it again")), ["finalize_summary"]);
       // "and …" that says something is no value.
@@ -458,16 +454,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       }
       // Just after a loop is started, a score without an id is the new loop's.
       // A caller of its own: the other steps count this caller's loops.
-      const caller = { userId: null, owner: `key:scorer-${crypto.randomUUID()}` };
-      const fresh = `fresh-loop-${crypto.randomUUID()}`;
-      const askOwn = async (content: string): Promise<Data> =>
-        (await loop.run({
-          mode: "general",
-          sessionId: fresh,
-          messages: [{ role: "user", content }],
-        }, {
-          caller,
-        })).data;
+      const askOwn = asOwnCaller("scorer", { oneChat: true });
       const started = await askOwn("start a plan loop");
       const newId = started.plan[0].args.loop_id ??
         /id ([0-9a-f]{8})/.exec(started.summaryMessage!)![1];
@@ -557,13 +544,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
 
     await t.step("a question about the memory lists what it holds", async () => {
       // A caller of its own, whose memory holds nothing yet; each message in a new chat.
-      const caller = { userId: null, owner: `key:newcomer-${crypto.randomUUID()}` };
-      const tell = async (content: string): Promise<Data> =>
-        (await loop.run({
-          mode: "general",
-          sessionId: `memory-${crypto.randomUUID()}`,
-          messages: [{ role: "user", content }],
-        }, { caller })).data;
+      const tell = asOwnCaller("newcomer");
       const empty = await tell("what do you remember about me?");
       assert.deepEqual(toolsOf(empty), ["finalize_summary"]);
       assert.match(empty.summaryMessage!, /^I remember nothing about you yet\. Say "remember that/);
@@ -645,13 +626,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
     await t.step(
       "a question quotes only what is about the writer, or says it is not known",
       async () => {
-        const caller = { userId: null, owner: `key:whose-${crypto.randomUUID()}` };
-        const tell = async (content: string): Promise<Data> =>
-          (await loop.run({
-            mode: "general",
-            sessionId: `whose-${crypto.randomUUID()}`,
-            messages: [{ role: "user", content }],
-          }, { caller })).data;
+        const tell = asOwnCaller("whose");
         await tell("remember that my uncle's car is a green Lada");
         await tell("remember that my flat number is 12");
         // Someone else's is not the writer's; the assistant's is not the writer's either.
@@ -793,6 +768,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
             "forget everything I've told you",
             "stop remembering stuff about me",
             "delete all the info you have on me",
+            // Starting over is no part of what to forget.
+            "let's start from scratch and forget everything",
+            "start over, forget what you know",
           ]
         ) {
           const data = await ask(message, `wipe-${crypto.randomUUID()}`);
@@ -892,25 +870,6 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       );
       assert.deepEqual(fact.plan[0].args, { fact: "I take the 7:40 train" });
     });
-
-    await t.step(
-      "starting over with a wipe of the memory asks for approval to clear it",
-      async () => {
-        for (
-          const message of [
-            "let's start from scratch and forget everything",
-            "start over, forget what you know",
-          ]
-        ) {
-          const data = await ask(message, `fresh-${crypto.randomUUID()}`);
-          assert.deepEqual(
-            data.plan[0],
-            { tool: "forget", args: { everything: true }, round: 1 },
-            message,
-          );
-        }
-      },
-    );
 
     await t.step("a memory ask and another request in one message plan both", async () => {
       const chat = `both-${crypto.randomUUID()}`;
