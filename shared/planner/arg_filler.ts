@@ -529,9 +529,6 @@ function findInContext(name: string, context: Record<string, unknown>): unknown 
 
 function findInMessage(property: JsonSchema, message: string): unknown {
   if (Array.isArray(property.enum)) return findEnumValue(property.enum, message);
-  if (property.type === "integer" || property.type === "number") {
-    return namedNumber(name, property, message);
-  }
   if (property.type === "string" && typeof property.pattern === "string") {
     const pattern = safeRegExp(property.pattern);
     if (!pattern) return undefined;

@@ -54,6 +54,13 @@ Deno.test("the best matching tool is chosen, with args filled from the message, 
   ]);
 });
 
+Deno.test("a required number is the first in range the message holds, past one that is not", async () => {
+  assert.deepEqual((await plan("convert -20, no, 120 dollars to eur"))[0], {
+    tool: "convert_currency",
+    args: { amount: 120, to: "EUR" },
+  });
+});
+
 Deno.test("args are filled from the context by name", async () => {
   assert.deepEqual(await plan("what is the weather forecast", { city: "Lisbon" }), [
     { tool: "get_weather", args: { city: "Lisbon" } },
