@@ -60,10 +60,10 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 
 /**
  * Ways of asking the time without the word, at the start of a part: "what
- * hour is it", "what's the hour", "what year is it", "what's today's date", "what does the clock say", "is it morning
- * (yet)", "would it still be too late to call …", "is it lunchtime", "is it
- * Friday in …", "is it 5pm yet", "how late is it now", "how many hours ahead
- * is Tokyo", "how many hours is Tokyo ahead of London", "is Berlin ahead of
+ * hour is it", "what's the hour", "what year is it", "what's today's date",
+ * "what does the clock say", "is it morning (yet)", "would it still be too
+ * late to call …", "is it lunchtime", "is it Friday in …", "is it 5pm yet",
+ * "how late is it now", "how many hours ahead is Tokyo", "how many hours is Tokyo ahead of London", "is Berlin ahead of
  * Lisbon", "how far ahead is it from Paris", "is it 10 in Chicago"; not
  * "which clock tower …", "why is it dark …", "is it too late for a refund",
  * "is it Monday in the schedule", "how late is it open", "how many hours did

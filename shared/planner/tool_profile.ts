@@ -84,7 +84,6 @@ export function descriptionLead(description: string): string {
   return lead.replace(/\s+/g, " ").trim();
 }
 
-/** The things a tool's required args name: `loop_id` → "loop", `current_score` → "score". */
 /** The tool's args schema's properties. */
 function argProperties(tool: PlannerTool): Record<string, unknown> {
   const properties = tool.argsSchema?.properties;
@@ -93,6 +92,7 @@ function argProperties(tool: PlannerTool): Record<string, unknown> {
     : {};
 }
 
+/** The things a tool's required args name: `loop_id` → "loop", `current_score` → "score". */
 function requiredThings(tool: PlannerTool): string[] {
   const required = (tool.argsSchema?.required ?? []) as string[];
   return required.flatMap((arg) => {
