@@ -379,10 +379,30 @@ function takesValue(tool: PlannerTool, word: string): boolean {
  * without saying them ("time" for "what hour is it in Lima?").
  */
 function topicWords(text: string, implied = impliedTopicWords(text)): Set<string> {
-  const words = contentWords(text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 "))
-    .filter((word) => !/^\d+$/.test(word));
+  const plain = text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 ")
+    .replace(TIME_IDIOMS, (idiom) => idiom.replace(/\btime\b/i, ""));
+  const words = contentWords(plain).filter((word) => !/^\d+$/.test(word));
   return new Set([...words, ...implied]);
 }
+
+/**
+ * "Time" that is not the clock's: "last time", "on time", "spare time", "do I
+ * have time", "time complexity", "time off", and the time of something else
+ * ("what time does the store close", "what time is the meeting"); not "the
+ * time in Lima", "local time", "the same time zone", "a good time to call
+ * Sydney" (the time there helps) or "what time is it".
+ */
+const TIME_IDIOMS = new RegExp(
+  [
+    String
+      .raw`\b(?:last|next|first|this|every|each|any|some|spare|free|on|in|long|hard|rough|same|full|part|half|all the|at the|have|had|has|enough|no|more|less|much|saving|screen|quality|from time to)\s+time\b(?!\s+zones?\b)`,
+    String
+      .raw`\btime\s+(?:complexity|off|management|travel|machine|line|frame|slot|sheet|limit|out|capsule|series|span|stamp|being)\b`,
+    String.raw`\bwhat\s+time\s+(?:does|do|did|should|would|will)\s+(?!it\b)`,
+    String.raw`\bwhat\s+time\s+(?:is|was|are|were)\s+(?:the|my|our|your|his|her|their)\s`,
+  ].join("|"),
+  "gi",
+);
 
 /** The words the text's parts mean without saying them (stemmed). */
 function impliedTopicWords(text: string): Set<string> {

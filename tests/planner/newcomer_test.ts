@@ -99,6 +99,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         // The date or the year asked for, and "timezone" in one word.
         ["what's today's date in Apia?", /^In Apia \(Pacific\/Apia\) it is /],
         ["which year is it in Kiribati", /^"Kiribati" has more than one time zone/],
+        // "Time" beside what is asked about the clock still asks it.
+        ["is now a good time to ring Seoul?", /^In Seoul /],
         ["what timezone is Fiji in", /^In Fiji \(Pacific\/Fiji\) it is /],
         // Who asks is no place: "Carolina" says what the time in Quito is wanted by.
         ["Carolina asked me what time it is in Quito", /^In Quito /],
@@ -376,6 +378,12 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "how late is it open tonight?",
           "how far behind is the backend team?",
           "how far apart are Madrid and Seville?",
+          // "Time" that is not the clock's, or the time of something else.
+          "what is the time complexity of mergesort?",
+          "will the bus be on time?",
+          "do I have time for a coffee?",
+          "what time does the pharmacy open?",
+          "what time is the standup tomorrow?",
         ]
       ) {
         assert.ok(!toolsOf(await ask(message)).includes("get_current_time"), message);
