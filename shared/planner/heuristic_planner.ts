@@ -116,26 +116,23 @@ export class HeuristicPlanner implements Planner {
     const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);
     const choose = this.#chooser(context, tools);
-    const both = this.#memoryThenMore(
-      message,
+    const beside = this.#memoryBeside(message, {
       tools,
       previous,
       verbs,
-      (text, reading, argsInWhole) =>
-        choose(text, reading, results.length + 1, argsInWhole ? message : undefined),
-    );
-    // "what time is it in Paris? Also delete this chat": the request, then the memory ask.
-    const after = both ??
-      this.#moreThenMemory(
-        message,
-        tools,
-        verbs,
-        (text, reading) => choose(text, reading, results.length),
-      );
-    if (after) return { steps: after };
+      choose,
+      steps: results.length,
+    });
+    if (beside) return { steps: beside };
     const intent = memoryIntent(message, tools, { previous });
     if (intent) return { steps: [intent] };
-    if (asksForCapabilities(message)) return { steps: [], note: capabilitiesNote(tools) };
+    if (asksForCapabilities(message)) {
+      return capabilitiesReply(
+        message,
+        tools,
+        (text) => choose(text, readMessage(text, { verbs }), results.length),
+      );
+    }
     // The reply brings back what was said earlier, or what the memory holds (see `recall.ts`).
     if (recallQuestion(message) || asksWhatIsRemembered(message)) return { steps: [] };
     const reading = readMessage(message, { verbs });
@@ -155,6 +152,25 @@ export class HeuristicPlanner implements Planner {
       steps: [],
       note: nothingPlannedNote(reading, tools, { tookBack: message !== written, message }),
     };
+  }
+
+  /**
+   * A memory ask and another request in one message, either first: "remember
+   * that … and list my loops", "what time is it in Paris? Also delete this chat".
+   */
+  #memoryBeside(
+    message: string,
+    { tools, previous, verbs, choose, steps }: Rechoosing & { previous?: string },
+  ): PlannedAction[] | undefined {
+    return this.#memoryThenMore(
+      message,
+      tools,
+      previous,
+      verbs,
+      (text, reading, argsInWhole) =>
+        choose(text, reading, steps + 1, argsInWhole ? message : undefined),
+    ) ?? this.#moreThenMemory(message, tools, verbs, (text, reading) =>
+      choose(text, reading, steps));
   }
 
   /**
@@ -239,6 +255,21 @@ export class HeuristicPlanner implements Planner {
     this.#toolVectors.set(tool.name, { text, vector });
     return vector;
   }
+}
+
+/**
+ * The tools in words, and a request beside the question ("what can you do,
+ * and what time is it in Oslo?") planned too by `choose`.
+ */
+function capabilitiesReply(
+  message: string,
+  tools: readonly PlannerTool[],
+  choose: (text: string) => ToolChoice,
+): Reply {
+  const beside = memoryAskEnds(message).find(({ ask, rest }) =>
+    asksForCapabilities(ask) && !asksForCapabilities(rest)
+  );
+  return { steps: beside ? choose(beside.rest).plan : [], note: capabilitiesNote(tools) };
 }
 
 /** What planning a message again needs: the offered tools, their verbs, the chooser, the steps so far. */

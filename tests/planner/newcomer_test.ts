@@ -429,6 +429,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           ]
         ) assert.ok(data.summaryMessage!.includes(line), `${message}: ${line}`);
       }
+      // A request beside the question runs too; the reply answers both.
+      const both = await ask("what are your capabilities, and what's the time in Taipei?");
+      assert.deepEqual(toolsOf(both), ["get_current_time", "finalize_summary"]);
+      assert.match(both.summaryMessage!, /^In Taipei [^]*\nI choose among my tools/);
     });
 
     await t.step("casual wording plans no write; an imperative with its object does", async () => {
