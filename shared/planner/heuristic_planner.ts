@@ -19,7 +19,7 @@
  */
 import type { ActionResult, MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
-import { spelledOut } from "../text/chat_spelling.ts";
+import { asTyped, spelledOut } from "../text/chat_spelling.ts";
 import { afterTakingBack, dropsTheRequest, thanksOnly } from "../text/taking_back.ts";
 import { cosine, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
@@ -89,10 +89,15 @@ export class HeuristicPlanner implements Planner {
       const replied = results.some((result) => result.tool === FINALIZE_TOOL);
       return Promise.resolve(offersFinalize && !replied ? [{ tool: FINALIZE_TOOL, args: {} }] : []);
     }
-    const written = spelledOut(
-      plainSpaces(request.messages[request.messages.length - 1]?.content ?? ""),
+    const typed = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
+    const written = spelledOut(typed);
+    const { steps: read, note } = this.#firstRound(written, { request, context, tools, results });
+    // Read spelled out, a fact is kept as typed.
+    const steps = read.map((step) =>
+      typeof step.args.fact === "string"
+        ? { ...step, args: { ...step.args, fact: asTyped(typed, step.args.fact) } }
+        : step
     );
-    const { steps, note } = this.#firstRound(written, { request, context, tools, results });
     return Promise.resolve(
       offersFinalize
         ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]

@@ -75,8 +75,37 @@ const WORD = /(?<![\p{L}\p{N}.'’])[\p{L}\p{N}]+(?![\p{L}\p{N}'’]|\.\p{L})/gu
 
 /** The text with chat shorthand spelled out and misspellings corrected ("pls forget ur notes" → "please forget your notes"). */
 export function spelledOut(text: string): string {
-  return text.replace(WORD, (word) => {
-    const lower = word.toLowerCase();
-    return SHORTHAND[lower] ?? TYPOS[lower] ?? word;
-  });
+  return text.replace(WORD, (word) => spelling(word) ?? word);
+}
+
+function spelling(word: string): string | undefined {
+  const lower = word.toLowerCase();
+  return SHORTHAND[lower] ?? TYPOS[lower];
+}
+
+/**
+ * The part of `typed` that `part` of its spelled-out text came from: a fact
+ * is kept as the user wrote it ("my son is called U"), though it was read
+ * spelled out. `part` itself when it is not in the spelled-out text.
+ */
+export function asTyped(typed: string, part: string): string {
+  // For each character of the spelled-out text, where in `typed` it came from.
+  const from: number[] = [];
+  let spelled = "";
+  let last = 0;
+  for (const match of typed.matchAll(WORD)) {
+    const replaced = spelling(match[0]);
+    for (let i = last; i < match.index; i++) from.push(i);
+    if (replaced === undefined) {
+      for (let i = 0; i < match[0].length; i++) from.push(match.index + i);
+    } else for (let i = 0; i < replaced.length; i++) from.push(match.index);
+    spelled += typed.slice(last, match.index) + (replaced ?? match[0]);
+    last = match.index + match[0].length;
+  }
+  for (let i = last; i < typed.length; i++) from.push(i);
+  spelled += typed.slice(last);
+  const at = spelled.indexOf(part);
+  if (at < 0 || part === "") return part;
+  const end = at + part.length;
+  return typed.slice(from[at], end < from.length ? from[end] : typed.length);
 }

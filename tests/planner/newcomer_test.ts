@@ -522,6 +522,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           ["going forward, remember I prefer short answers", "I prefer short answers"],
           ["save this fact: my size is 42", "my size is 42"],
           ["pls remember that I'm in Lagos", "I'm in Lagos"],
+          // Read spelled out, kept as typed.
+          ["rememeber that my cat's name is Ur", "my cat's name is Ur"],
         ]
       ) {
         const data = await ask(message, `keep-${crypto.randomUUID()}`);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spelledOut } from "../../shared/text/chat_spelling.ts";
+import { asTyped, spelledOut } from "../../shared/text/chat_spelling.ts";
 
 Deno.test("chat shorthand is spelled out word by word, any case", () => {
   assert.equal(spelledOut("Pls wipe ur notes, thx"), "please wipe your notes, thanks");
@@ -13,4 +13,15 @@ Deno.test("shorthand inside another word, an abbreviation or a contraction stays
   ) {
     assert.equal(spelledOut(text), text);
   }
+});
+
+Deno.test("a part of the spelled-out text maps back to what was typed", () => {
+  const typed = "pls rememeber that my convo code is thx9, ur turn";
+  assert.equal(
+    asTyped(typed, "my conversation code is thx9, your turn"),
+    "my convo code is thx9, ur turn",
+  );
+  assert.equal(asTyped(typed, "code is thx9"), "code is thx9");
+  // Not in the spelled-out text: as given.
+  assert.equal(asTyped(typed, "something else"), "something else");
 });
