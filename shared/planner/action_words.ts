@@ -73,7 +73,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
   {
     pattern:
-      /^\W*(?:what|which)\s+(?:hour|year|month)\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month)\b/i,
+      /^\W*(?:what|which)\s+(?:hour|year|month|day(?:\s+of\s+the\s+week)?)\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month)\b/i,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {

@@ -47,6 +47,7 @@ import {
   asksRepeat,
   followsUp,
   type MessageReading,
+  namesOnly,
   readMessage,
 } from "./request_reading.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
@@ -198,8 +199,8 @@ export class HeuristicPlanner implements Planner {
       if (!first) continue;
       const second = memoryIntent(rest, tools);
       if (second) return [first, second];
-      // "…lives in Perth, and tell me the time there": the place is in the part before.
-      const { plan } = choose(rest, reading, /\bthere\b/i.test(rest));
+      // "…lives in Perth, and tell me the time there" (or "here"): the place is in the part before.
+      const { plan } = choose(rest, reading, /\b(?:there|here)\b/i.test(rest));
       // A rest that no tool can run yet is part of the fact ("…and record scores on Fridays").
       if (plan.length > 0) return [first, ...plan.slice(0, this.#maxTools - 1)];
     }
@@ -317,9 +318,13 @@ function planRead(
     const repeated = readsOfLatest(asked, { tools, verbs, choose, steps });
     if (repeated.length > 0) return { steps: repeated };
   }
-  const again = plan.length + missing.length === 0 && followsUp(message) &&
+  // "toronto specifically" after a place said to be ambiguous; "spec" after "I need the loop type".
+  const bare = plan.length + missing.length === 0 && namesOnly(message, reading);
+  const again = plan.length + missing.length === 0 && (followsUp(message) || bare) &&
     askedAgain(message, asked, { tools, verbs, choose, steps });
   if (again && again.length > 0) return { steps: again };
+  const answer = bare ? completed(message, earlier, { tools, verbs, choose, steps }) : [];
+  if (answer.length > 0) return { steps: answer };
   // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
   // how are my loops doing?" lists the loops and asks which one.
   const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
@@ -364,6 +369,23 @@ function askedAgain(
     );
   }
   return [];
+}
+
+/**
+ * The latest earlier request that could not run for a missing arg, with the
+ * message as its answer: "start a loop", then "spec".
+ */
+function completed(
+  answer: string,
+  earlier: readonly string[],
+  { verbs, choose, steps }: Rechoosing,
+): PlannedAction[] {
+  const previous = earlier.at(-1);
+  if (previous === undefined) return [];
+  const reading = readMessage(previous, { verbs });
+  const before = choose(previous, reading, steps);
+  if (before.plan.length > 0 || before.missing.length === 0) return [];
+  return choose(previous, reading, steps, `${previous} ${answer}`).plan;
 }
 
 /** The reads the latest earlier message that asked for any planned, as they were ("again"). */

@@ -178,7 +178,9 @@ export function memoryIntent(
     return offered("forget") ? { tool: "forget", args: { everything: true } } : undefined;
   }
   const removed = REMOVE_FROM_MEMORY.exec(message);
-  const what = removed ? removed[1] ?? removed[2] : FORGET.exec(message)?.[1];
+  // "forget where I work": what it names, not how it asks.
+  const what = (removed ? removed[1] ?? removed[2] : FORGET.exec(message)?.[1])
+    ?.replace(/^(?:where|what|when|who|how|which)\s+(?=\S)/i, "");
   return what && !NO_FACT.test(what.trim()) && offered("forget")
     ? { tool: "forget", args: { what: clip(what) } }
     : undefined;

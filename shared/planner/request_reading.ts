@@ -81,6 +81,20 @@ function corrects(sentence: string): boolean {
   return words.length <= 3 && !words.some((word) => NOT_A_VALUE.has(word) || GREETING.has(word));
 }
 
+/**
+ * Whether the message only names something, in three words or fewer:
+ * "toronto specifically", "the UK one", "spec" (an answer to the question the
+ * reply asked); not "Paris is nice", "and you?" or "And Jordan says hi" ("and
+ * …" is read by {@link followsUp}).
+ */
+export function namesOnly(message: string, reading: MessageReading): boolean {
+  // "a spec one, please": the courtesy is no part of it.
+  const words = tokenize(message).join(" ").replace(/\b(?:please|thanks|thank you)\b/g, " ")
+    .split(/\s+/).filter(Boolean);
+  return reading.kind === "fragment" && words.length > 0 && words.length <= 3 &&
+    words[0] !== "and" && !words.some((word) => NOT_A_VALUE.has(word));
+}
+
 /** "again", "do that again", "once more please": the last request as it was. */
 export function asksRepeat(written: string): boolean {
   return /^\W*(?:(?:ok|okay|and|so|please|can you|could you)\W+)*(?:(?:do|run|check|try) (?:that|it|this) (?:again|once more)|again|once more|one more time|same again|repeat that|refresh)(?:\W+please)?\W*$/i

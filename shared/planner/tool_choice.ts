@@ -279,7 +279,7 @@ function names(clause: Clause, profile: ToolProfile): boolean {
 /** Words after a verb that name no particular thing ("list them all", "show everything"). */
 const VAGUE = new Set(
   ("all every everything anything something stuff thing things one ones item items latest last " +
-    "recent current new now today again more list").split(" "),
+    "recent current new now today again more list here").split(" "),
 );
 
 /**
@@ -307,7 +307,13 @@ function namesOtherThing(
     profile.objects.has(same) || profile.nameWords.has(same) ||
     profile.descriptionWords.has(same) || profile.argWords.has(same)
   );
-  return !related && ![tool, ...kin].some((each) => takesValue(each, object));
+  if (related) return false;
+  // The object may end a value of several words: "the time in New York", "… in Buenos Aires".
+  const end = rest.lastIndexOf(object);
+  const values = [1, 2, 3].map((size) =>
+    rest.slice(Math.max(0, end + 1 - size), end + 1).join(" ")
+  );
+  return ![tool, ...kin].some((each) => values.some((value) => takesValue(each, value)));
 }
 
 /** Most things of one clause read for what they name ("my loops and the time and …"). */
@@ -360,7 +366,7 @@ function kin(tool: PlannerTool, offered: readonly PlannerTool[]): PlannerTool[] 
 /** Words after a verb that open a clause as its object ("list what I started"). */
 const CLAUSE_OPENERS = new Set(["what", "which", "who", "whom", "where", "when", "how", "why"]);
 
-/** Whether one of the tool's args takes `word` as a value (an enum value, or its own check). */
+/** Whether one of the tool's args takes `word` (or a phrase of a few words) as a value (an enum value, or its own check). */
 function takesValue(tool: PlannerTool, word: string): boolean {
   const properties = (tool.argsSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   return Object.entries(properties).some(([name, property]) =>

@@ -101,6 +101,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["which year is it in Kiribati", /^"Kiribati" has more than one time zone/],
         // "Time" beside what is asked about the clock still asks it.
         ["is now a good time to ring Seoul?", /^In Seoul /],
+        ["give me the time in Addis Ababa", /^In Addis Ababa /],
+        ["what day is it right now in Noumea", /^In Noumea /],
         ["what timezone is Fiji in", /^In Fiji \(Pacific\/Fiji\) it is /],
         // Who asks is no place: "Carolina" says what the time in Quito is wanted by.
         ["Carolina asked me what time it is in Quito", /^In Quito /],
@@ -226,10 +228,16 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       assert.deepEqual(zonesOf(await ask("oops, I meant guayaquil", chat)), ["guayaquil"]);
       assert.deepEqual(zonesOf(await ask("no, in Bogota", chat)), ["Bogota"]);
       assert.deepEqual(zonesOf(await ask("once more please", chat)), ["Bogota"]);
+      // An answer to "say which one you mean": the place alone.
+      assert.match((await ask("time in Mexico", chat)).summaryMessage!, /more than one time zone/);
+      assert.deepEqual(zonesOf(await ask("cancun specifically", chat)), ["cancun"]);
       // A write is never done again on "again".
       const askOwn = asOwnCaller("again", { oneChat: true });
       await askOwn("start a plan loop");
       assert.deepEqual(toolsOf(await askOwn("do it again")), ["finalize_summary"]);
+      // The answer to "I need the loop type" starts the loop asked for.
+      assert.match((await askOwn("open a new loop")).summaryMessage!, /I need the loop type/);
+      assert.deepEqual((await askOwn("a spec one, please")).plan[0].args, { loop_type: "spec" });
       // "and …" that says something is no value.
       for (const message of ["and so on", "and you?", "and then?", "and Chidi says hello"]) {
         assert.deepEqual(toolsOf(await ask(message, chat)), ["finalize_summary"], message);
@@ -574,6 +582,9 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "thanks, what do you remember about me?",
           "Which details have you saved? Be brief.",
           "do you have anything stored on me?",
+          "what's saved about me?",
+          "what do you still remember about me",
+          "bring up my saved facts",
         ]
       ) {
         const data = await tell(message);
