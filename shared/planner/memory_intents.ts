@@ -22,7 +22,7 @@ import { withoutLeadingPleasantries, withoutPleasantries } from "./request_readi
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me)\b)`;
 const KEEP_VERB = String

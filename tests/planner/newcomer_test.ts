@@ -770,6 +770,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           "I'd like our chat wiped",
           "delete this convo pls",
           "could you erase everything we discussed in this chat",
+          "I'd like to start fresh, delete this thread",
         ]
       ) {
         const data = await ask(message, `doomed-${crypto.randomUUID()}`);
