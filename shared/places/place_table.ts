@@ -250,6 +250,12 @@ tasmania = Australia/Hobart
 bavaria = Europe/Berlin
 catalonia, andalusia = Europe/Madrid
 sicily, sardinia, tuscany = Europe/Rome
+east coast, eastern time, us eastern = America/New_York
+west coast, pacific time, us pacific = America/Los_Angeles
+central time, us central = America/Chicago
+mountain time, us mountain = America/Denver
+central europe, central european time = Europe/Berlin
+eastern europe, eastern european time = Europe/Bucharest
 [cities]
 new york city, nyc, manhattan, brooklyn = America/New_York
 los angeles, la, hollywood = America/Los_Angeles

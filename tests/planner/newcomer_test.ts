@@ -91,6 +91,10 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         ["what time is it in Saskatchewan?", /^In Saskatchewan \(America\/Regina\) it is /],
         ["what time is it in Tasmania", /^In Tasmania \(Australia\/Hobart\) it is /],
         ["time in kathmandu", /^In Kathmandu \(Asia\/Kathmandu\) it is /],
+        // Zones by their everyday names.
+        ["what time is it on mountain time?", /^In Mountain Time \(America\/Denver\) it is /],
+        ["time on the east coast now", /^In the East Coast \(America\/New_York\) it is /],
+        ["what's the time in eastern europe", /^In Eastern Europe \(Europe\/Bucharest\) it is /],
         ["what time is it in Tennessee", /^"Tennessee" has more than one time zone: /],
         [
           "time in buenos aires pls",
