@@ -93,12 +93,7 @@ export class HeuristicPlanner implements Planner {
     const typed = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
     const written = spelledOut(typed);
     const { steps: read, note } = this.#firstRound(written, { request, context, tools, results });
-    // Read spelled out, a fact is kept as typed.
-    const steps = read.map((step) =>
-      typeof step.args.fact === "string"
-        ? { ...step, args: { ...step.args, fact: asTyped(typed, step.args.fact) } }
-        : step
-    );
+    const steps = read.map((step) => keptAsTyped(step, tools, typed));
     return Promise.resolve(
       offersFinalize
         ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]
@@ -261,6 +256,29 @@ export class HeuristicPlanner implements Planner {
     this.#toolVectors.set(tool.name, { text, vector });
     return vector;
   }
+}
+
+/**
+ * The step with each free-text arg it took from the message as the user typed
+ * it: the message is read spelled out, but "remember that my convo is at 5"
+ * keeps "convo", and "forget my convo" must then name it the same way. Enum
+ * values are the schema's own and stay.
+ */
+function keptAsTyped(
+  step: PlannedAction,
+  tools: readonly PlannerTool[],
+  typed: string,
+): PlannedAction {
+  const properties = (tools.find((tool) => tool.name === step.tool)?.argsSchema?.properties ??
+    {}) as Record<string, { enum?: unknown }>;
+  const args = Object.fromEntries(
+    Object.entries(step.args).map(([name, value]) =>
+      typeof value === "string" && !Array.isArray(properties[name]?.enum)
+        ? [name, asTyped(typed, value)]
+        : [name, value]
+    ),
+  );
+  return { ...step, args };
 }
 
 /**

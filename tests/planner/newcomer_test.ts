@@ -536,11 +536,16 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           ["pls remember that I'm in Lagos", "I'm in Lagos"],
           // Read spelled out, kept as typed.
           ["rememeber that my cat's name is Ur", "my cat's name is Ur"],
+          ["pls remember my convo w/ Ana is at 5", "my convo w/ Ana is at 5"],
         ]
       ) {
         const data = await ask(message, `keep-${crypto.randomUUID()}`);
         assert.deepEqual(data.plan[0], { tool: "remember", args: { fact }, round: 1 }, message);
       }
+      // Forgotten in the same shorthand, it is found.
+      const shorthand = await ask("forget my convo w/ Ana", `keep-${crypto.randomUUID()}`);
+      assert.deepEqual(shorthand.plan[0].args, { what: "my convo w/ Ana" });
+      assert.equal(shorthand.summaryMessage, 'I forgot "my convo w/ Ana is at 5".');
       // A question about the tool names no fact: it is told what the tools do.
       for (const message of ["could you store information?", "can u forget stuff"]) {
         const data = await ask(message);
