@@ -229,10 +229,14 @@ function namedNumber(name: string, property: JsonSchema, message: string): numbe
     .exec(message);
   if (!said) return undefined;
   const value = Number(said[1]);
-  const inRange = (property.type !== "integer" || Number.isInteger(value)) &&
+  return fitsNumber(value, property) ? value : undefined;
+}
+
+/** Whether the number fits the arg's schema: an integer where it asks one, within its bounds. */
+function fitsNumber(value: number, property: JsonSchema): boolean {
+  return (property.type !== "integer" || Number.isInteger(value)) &&
     (typeof property.minimum !== "number" || value >= property.minimum) &&
     (typeof property.maximum !== "number" || value <= property.maximum);
-  return inRange ? value : undefined;
 }
 
 /**
@@ -536,12 +540,9 @@ function findInMessage(property: JsonSchema, message: string): unknown {
       .find((token) => token !== "" && token.length <= MAX_TOKEN && pattern.test(token));
   }
   if (property.type === "integer" || property.type === "number") {
-    const minimum = typeof property.minimum === "number" ? property.minimum : -Infinity;
-    const maximum = typeof property.maximum === "number" ? property.maximum : Infinity;
     for (const match of message.matchAll(/(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])/g)) {
       const value = Number(match[0]);
-      if (property.type === "integer" && !Number.isInteger(value)) continue;
-      if (value >= minimum && value <= maximum) return value;
+      if (fitsNumber(value, property)) return value;
     }
   }
   return undefined;

@@ -20,7 +20,7 @@
 import type { ActionResult, MCPRequest, PlannedAction, ToolMetadata } from "../contracts.ts";
 import { hashingVector } from "../text/hashing_vector.ts";
 import { asTyped, spelledOut } from "../text/chat_spelling.ts";
-import { afterTakingBack, dropsTheRequest, thanksOnly } from "../text/taking_back.ts";
+import { afterTakingBack, letsGo } from "../text/taking_back.ts";
 import { cosine, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
@@ -52,7 +52,7 @@ import {
 } from "./request_reading.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
-import { toolProfile } from "./tool_profile.ts";
+import { argProperties, toolProfile } from "./tool_profile.ts";
 
 /** Tunables of the heuristic planner. */
 export interface HeuristicPlannerOptions {
@@ -108,8 +108,8 @@ export class HeuristicPlanner implements Planner {
       results: readonly ActionResult[];
     },
   ): Reply {
-    if (dropsTheRequest(written)) return { steps: [], note: LET_GO_NOTE };
-    if (thanksOnly(written)) return { steps: [], note: greetingNote(written) };
+    const letGo = letsGo(written);
+    if (letGo) return { steps: [], note: letGo === "drops" ? LET_GO_NOTE : greetingNote(written) };
     // "never mind. remember that …", "what have you saved about me? And the time in Oslo?"
     const instead = afterTakingBack(written);
     const message = withoutMemoryQuestion(instead);
@@ -269,8 +269,8 @@ function keptAsTyped(
   tools: readonly PlannerTool[],
   typed: string,
 ): PlannedAction {
-  const properties = (tools.find((tool) => tool.name === step.tool)?.argsSchema?.properties ??
-    {}) as Record<string, { enum?: unknown }>;
+  const tool = tools.find((each) => each.name === step.tool);
+  const properties = (tool ? argProperties(tool) : {}) as Record<string, { enum?: unknown }>;
   const args = Object.fromEntries(
     Object.entries(step.args).map(([name, value]) =>
       typeof value === "string" && !Array.isArray(properties[name]?.enum)

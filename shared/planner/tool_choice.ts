@@ -28,7 +28,7 @@ import {
 import { MEMORY_INTENT_TOOLS } from "./memory_intents.ts";
 import type { MissingArgs } from "./planner_notes.ts";
 import { asks, type Clause, followsUp, type MessageReading } from "./request_reading.ts";
-import { type ToolProfile, toolProfile } from "./tool_profile.ts";
+import { argProperties, type ToolProfile, toolProfile } from "./tool_profile.ts";
 
 /** What the planner chose: the steps, and the tools asked for that lack args. */
 export interface ToolChoice {
@@ -368,7 +368,7 @@ const CLAUSE_OPENERS = new Set(["what", "which", "who", "whom", "where", "when",
 
 /** Whether one of the tool's args takes `word` (or a phrase of a few words) as a value (an enum value, or its own check). */
 function takesValue(tool: PlannerTool, word: string): boolean {
-  const properties = (tool.argsSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const properties = argProperties(tool) as Record<string, Record<string, unknown>>;
   return Object.entries(properties).some(([name, property]) =>
     (Array.isArray(property.enum) &&
       property.enum.some((value) =>

@@ -85,7 +85,7 @@ export function descriptionLead(description: string): string {
 }
 
 /** The tool's args schema's properties. */
-function argProperties(tool: PlannerTool): Record<string, unknown> {
+export function argProperties(tool: PlannerTool): Record<string, unknown> {
   const properties = tool.argsSchema?.properties;
   return typeof properties === "object" && properties !== null
     ? properties as Record<string, unknown>

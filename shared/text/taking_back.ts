@@ -44,23 +44,23 @@ const TAKEN_BACK_ANYWHERE = new RegExp(`\\b(?:${TAKING_BACK})\\b`);
 const TAKEN_BACK = new RegExp(`${AROUND.before}(?:${TAKING_BACK})${AROUND.after}`);
 
 /**
- * Whether the message asks for nothing after all: it only lets a request go
- * ("never mind", "no worries, forget it", "never mind, no worries"), or its
- * last part takes back the rest ("clear my memory. Actually, never mind").
- * Not "forget it, what time is it in Oslo?": that asks the time; nor "thanks,
- * no worries": that thanks ({@link thanksOnly}).
+ * What a message that lets its request go does: "drops" it ("never mind",
+ * "no worries, forget it", "clear my memory. Actually, never mind"), or
+ * "thanks" with a milder "no worries" that takes nothing back ("cheers, don't
+ * worry"); undefined when it asks for something ("forget it, what time is it
+ * in Oslo?").
  */
-export function dropsTheRequest(message: string): boolean {
+export function letsGo(message: string): "drops" | "thanks" | undefined {
   const parts = messageParts(message);
-  if (onlyLetsGo(parts)) return !thanks(parts);
-  return parts.length > 1 &&
+  if (onlyLetsGo(parts)) return thanks(parts) ? "thanks" : "drops";
+  const takenBack = parts.length > 1 &&
     (TAKEN_BACK.test(parts.at(-1)!) || parts.every((words) => LETTING_GO.test(words)));
+  return takenBack ? "drops" : undefined;
 }
 
-/** Whether the message thanks, with a milder "no worries" that takes nothing back ("cheers, don't worry"). */
-export function thanksOnly(message: string): boolean {
-  const parts = messageParts(message);
-  return onlyLetsGo(parts) && thanks(parts);
+/** Whether the message asks for nothing after all ({@link letsGo}'s "drops"). */
+export function dropsTheRequest(message: string): boolean {
+  return letsGo(message) === "drops";
 }
 
 /** The message's parts between punctuation, as words. */
