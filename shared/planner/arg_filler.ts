@@ -100,10 +100,27 @@ function findArg(
 const WRITERS_PLACE =
   /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|place|location|home|area|country)|at home|my local|local to me|(?<!\bin )here)\b/;
 
+/** Whether the message asks about the writer's own place: "what time is it here?", "my local time". */
+export function asksAboutWritersPlace(message: string): boolean {
+  const words = tokenize(message).join(" ");
+  // "… over there and here": "there" is the place said before (the planner's to find).
+  return WRITERS_PLACE.test(words) && !/\bthere\b/.test(words);
+}
+
+/** A sentence saying where the writer is: "I'm in Perth", "I live in Lisbon", "we moved to Oslo". */
+const LOCATES_WRITER =
+  /^(?:(?:hi|hello|hey|btw|oh|ok|okay|well|fyi|by the way|actually)\s+)*(?:i|we)\s+(?:(?:m|am|re|are|live|living|stay|staying|work|currently|now|actually|just|moved|based|located|from)\s+)*(?:in|at|from|to)\s+\S/;
+
+/** Whether the message says where the writer is ({@link LOCATES_WRITER}). */
+export function locatesWriter(message: string): boolean {
+  return LOCATES_WRITER.test(tokenize(message).join(" "));
+}
+
 /**
  * For a message about the writer's own place ("what time is it where I
- * live?"), the value the arg's selective schema accepts in what the working
- * memory keeps about them ("I live in Lyon"), the latest kept first.
+ * live?"), the value the arg's selective schema accepts in what the writer
+ * said of it in this conversation ("I'm in Perth"), or else in what the
+ * working memory keeps about them ("I live in Lyon"), the latest first.
  */
 function keptPlace(
   name: string,
@@ -112,9 +129,13 @@ function keptPlace(
   context: Record<string, unknown>,
   acceptsArg?: (name: string, value: unknown) => boolean,
 ): string | undefined {
-  const words = tokenize(message).join(" ");
-  // "… over there and here": "there" is the place said before (the planner's to find).
-  if (!WRITERS_PLACE.test(words) || /\bthere\b/.test(words)) return undefined;
+  if (!asksAboutWritersPlace(message)) return undefined;
+  for (const said of writersStatements(context).reverse()) {
+    const found = locatesWriter(said)
+      ? findAcceptedPhrase(name, property, said, acceptsArg)
+      : undefined;
+    if (found !== undefined) return found;
+  }
   for (const fact of memoryStatements(context.workingMemory).reverse()) {
     // About the writer alone: "I live in Lyon", "my home is in Porto"; not "my sister lives in Perth".
     const words = tokenize(fact);
@@ -125,6 +146,15 @@ function keptPlace(
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** The user's stored messages of this conversation, oldest first. */
+function writersStatements(context: Record<string, unknown>): string[] {
+  const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
+  return recent.filter((said): said is { role: string; content: string; createdAt?: string } =>
+    isRecord(said) && said.role === "user" && typeof said.content === "string"
+  ).sort((a, b) => String(a.createdAt ?? "").localeCompare(String(b.createdAt ?? "")))
+    .map((said) => said.content);
 }
 
 /**
@@ -566,10 +596,12 @@ function findEnumValue(values: unknown[], message: string): unknown {
 
 /**
  * The one enum value the message names by a word no other value has (or
- * its stem), said right before what the arg is the type of: for `loop_type`,
- * "a code loop" is `build_code`, while "a build loop" could be `build_plan`
- * too and "a loop for the dress code memo" names no type. For a required arg
- * only: a word in passing should not set an option.
+ * its stem), said right before what the arg is the type of or "one": for
+ * `loop_type`, "a code loop" and "the code one" are `build_code`, while "a
+ * build loop" could be `build_plan` too and "a loop for the dress code memo"
+ * names no type; else the one value of several words the message says ("a
+ * loop for build plan"). For a required arg only: a word in passing should
+ * not set an option.
  */
 function findEnumByWord(name: string, property: JsonSchema, message: string): unknown {
   const entity = /^(.+?)_(?:type|kind|mode|category)$/.exec(name)?.[1];
@@ -578,13 +610,20 @@ function findEnumByWord(name: string, property: JsonSchema, message: string): un
   const wordsOf = values.map((value) => tokenize(value).map(stem));
   const said = tokenize(message).map(stem);
   const thing = stem(entity.replace(/_/g, " ").split(" ").at(-1)!.toLowerCase());
-  const before = new Set(said.filter((_, i) => said[i + 1] === thing));
+  // "a spec loop", and "the code one" answering which loop.
+  const before = new Set(said.filter((_, i) => said[i + 1] === thing || said[i + 1] === "one"));
   const named = values.filter((_, i) =>
     wordsOf[i].some((word) =>
       before.has(word) && wordsOf.filter((other) => other.includes(word)).length === 1
     )
   );
-  return named.length === 1 ? named[0] : undefined;
+  if (named.length > 0) return named.length === 1 ? named[0] : undefined;
+  // "build code": a value of several words, said as words.
+  const phrase = ` ${said.join(" ")} `;
+  const spelled = values.filter((_, i) =>
+    wordsOf[i].length > 1 && phrase.includes(` ${wordsOf[i].join(" ")} `)
+  );
+  return spelled.length === 1 ? spelled[0] : undefined;
 }
 
 /** A cheap pre-check that a context value has the schema's type; the executor parses for real. */

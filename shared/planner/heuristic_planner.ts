@@ -21,7 +21,7 @@ import type { ActionResult, MCPRequest, PlannedAction, ToolMetadata } from "../c
 import { hashingVector } from "../text/hashing_vector.ts";
 import { asTyped, spelledOut } from "../text/chat_spelling.ts";
 import { afterTakingBack, letsGo } from "../text/taking_back.ts";
-import { cosine, tokenize } from "../text/words.ts";
+import { cosine, stem, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import {
@@ -31,7 +31,7 @@ import {
   recallStatements,
   withoutMemoryQuestion,
 } from "../tools/recall.ts";
-import { memoryAskEnds, memoryIntent } from "./memory_intents.ts";
+import { amendedFact, memoryAskEnds, memoryIntent } from "./memory_intents.ts";
 import {
   asksForCapabilities,
   capabilitiesNote,
@@ -39,18 +39,23 @@ import {
   LET_GO_NOTE,
   missingArgsNote,
   statementNote,
+  toolsAboutNote,
   UNKNOWN_ABOUT_YOU_NOTE,
   unservedNote,
 } from "./planner_notes.ts";
 import {
   asks,
   asksRepeat,
+  asksStateOfEarlier,
+  comparesWithEarlier,
   followsUp,
   type MessageReading,
   namesOnly,
+  opensWithGreeting,
   readMessage,
 } from "./request_reading.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
+import { asksAboutWritersPlace, locatesWriter } from "./arg_filler.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { argProperties, toolProfile } from "./tool_profile.ts";
 
@@ -108,13 +113,15 @@ export class HeuristicPlanner implements Planner {
       results: readonly ActionResult[];
     },
   ): Reply {
+    const earlier = earlierUserMessages(request, context);
+    const previous = earlier.at(-1);
     const letGo = letsGo(written);
-    if (letGo) return { steps: [], note: letGo === "drops" ? LET_GO_NOTE : greetingNote(written) };
+    if (letGo && !clearsWhatWasListed(written, tools, previous)) {
+      return { steps: [], note: letGo === "drops" ? LET_GO_NOTE : greetingNote(written) };
+    }
     // "never mind. remember that …", "what have you saved about me? And the time in Oslo?"
     const instead = afterTakingBack(written);
     const message = withoutMemoryQuestion(instead);
-    const earlier = earlierUserMessages(request, context);
-    const previous = earlier.at(-1);
     const verbs = toolVerbs(tools);
     const choose = this.#chooser(context, tools);
     const beside = this.#memoryBeside(message, {
@@ -127,6 +134,9 @@ export class HeuristicPlanner implements Planner {
     if (beside) return { steps: beside };
     const intent = memoryIntent(message, tools, { previous });
     if (intent) return { steps: [intent] };
+    const amended = readMessage(message, { verbs }).kind !== "request" &&
+      amendedFact(message, tools, previous);
+    if (amended) return { steps: amended };
     if (asksForCapabilities(message)) {
       return capabilitiesReply(
         message,
@@ -134,6 +144,8 @@ export class HeuristicPlanner implements Planner {
         (text) => choose(text, readMessage(text, { verbs }), results.length),
       );
     }
+    const about = toolsAboutNote(message, tools);
+    if (about) return { steps: [], note: about };
     // The reply brings back what was said earlier, or what the memory holds (see `recall.ts`).
     if (recallQuestion(message) || asksWhatIsRemembered(message)) return { steps: [] };
     const reading = readMessage(message, { verbs });
@@ -282,6 +294,19 @@ function keptAsTyped(
 }
 
 /**
+ * Whether "forget all of it" clears the memory the message before asked
+ * about ("what do you remember about me?"), rather than letting a request go.
+ */
+function clearsWhatWasListed(
+  written: string,
+  tools: readonly PlannerTool[],
+  previous: string | undefined,
+): boolean {
+  return previous !== undefined &&
+    memoryIntent(written, tools, { previous })?.args.everything === true;
+}
+
+/**
  * The tools in words, and a request beside the question ("what can you do,
  * and what time is it in Oslo?") planned too by `choose`.
  */
@@ -336,8 +361,25 @@ function planRead(
     const repeated = readsOfLatest(asked, { tools, verbs, choose, steps });
     if (repeated.length > 0) return { steps: repeated };
   }
-  // "toronto specifically" after a place said to be ambiguous; "spec" after "I need the loop type".
-  const bare = plan.length + missing.length === 0 && namesOnly(message, reading);
+  // "start another one" after "start a spec loop": the thing named before.
+  const named = plan.length + missing.length === 0 && reading.kind === "request"
+    ? oneNamed(message, earlier.at(-1), tools)
+    : "";
+  const renamed = named ? choose(named, readMessage(named, { verbs }), steps) : undefined;
+  if (renamed && renamed.plan.length > 0) return { steps: renamed.plan };
+  if (renamed && renamed.missing.length > 0) {
+    return { steps: [], note: missingArgsNote(renamed.missing) };
+  }
+  const state = plan.length + missing.length === 0 &&
+    stateOfEarlier(message, reading, asked, { tools, verbs, choose, steps });
+  if (state && state.length > 0) return { steps: state };
+  const compared = plan.length + missing.length === 0 &&
+    comparedWithEarlier(message, asked, { tools, verbs, choose, steps });
+  if (compared && compared.length > 0) return { steps: compared };
+  // "toronto specifically" after a place said to be ambiguous; "spec" after "I need the loop type";
+  // "I'm in Perth" after "what time is it here?".
+  const bare = plan.length + missing.length === 0 &&
+    (namesOnly(message, reading) || answersWhereHere(message, earlier));
   const again = plan.length + missing.length === 0 && (followsUp(message) || bare) &&
     askedAgain(message, asked, { tools, verbs, choose, steps });
   if (again && again.length > 0) return { steps: again };
@@ -387,6 +429,82 @@ function askedAgain(
     );
   }
   return [];
+}
+
+/**
+ * "Is it done?", "what's the threshold on it?" after a reply naming a loop:
+ * the tool that tells the state of what that reply named; "are any of them
+ * finished?" after a listing: the listing again.
+ */
+function stateOfEarlier(
+  message: string,
+  reading: MessageReading,
+  earlier: readonly string[],
+  rechoosing: Rechoosing,
+): PlannedAction[] {
+  const asked = asksStateOfEarlier(message);
+  if (!asked) return [];
+  const { plan } = rechoosing.choose(`${message} status`, reading, rechoosing.steps, message);
+  // Of the one thing named: a read that takes it ("is it done?" lists nothing).
+  const reads = plan.filter((step) =>
+    rechoosing.tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
+    (asked === "several" || Object.keys(step.args).length > 0)
+  );
+  if (reads.length > 0 || asked === "one") return reads;
+  return readsOfLatest(earlier, rechoosing);
+}
+
+/**
+ * The message with "one" said as the thing the message before named by a
+ * tool's word: "start another one" after "start a spec loop" is "start a
+ * spec loop"; "start one for a spec" after "what is a refinement loop?" is
+ * "start a refinement loop for a spec". Empty when it says no "one".
+ */
+function oneNamed(message: string, previous: string | undefined, tools: readonly PlannerTool[]) {
+  const one = /\b(?:another|a new|a second|one more)?\s*\bone\b(?!\s+(?:of|by|more)\b)/i;
+  if (previous === undefined || !one.test(message)) return "";
+  const nouns = new Set(tools.flatMap((tool) => [...toolProfile(tool).nameWords]));
+  const words = tokenize(previous);
+  const last = words.findLastIndex((word) => nouns.has(stem(word)));
+  if (last < 0) return "";
+  // "a build plan loop": the words before the noun up to its determiner, three at most.
+  let first = last;
+  while (first > 0 && last - first < 3 && !DETERMINERS.has(words[first - 1])) first--;
+  return message.replace(one, ` a ${words.slice(first, last + 1).join(" ")}`);
+}
+
+const DETERMINERS = new Set(
+  "a an the my your our this that these those another one some any is are what which new".split(
+    " ",
+  ),
+);
+
+/** "I'm in Perth btw" right after a question about the writer's place ("what time is it here?"). */
+function answersWhereHere(message: string, earlier: readonly string[]): boolean {
+  const previous = earlier.at(-1);
+  return previous !== undefined && locatesWriter(message) && asksAboutWritersPlace(previous);
+}
+
+/**
+ * "Is that ahead of Lisbon?" after the time in Sao Paulo: the read asked
+ * before, and again for the value the message names; "and between LA and
+ * Tokyo?": for the values it names.
+ */
+function comparedWithEarlier(
+  message: string,
+  earlier: readonly string[],
+  rechoosing: Rechoosing,
+): PlannedAction[] {
+  const compares = comparesWithEarlier(message);
+  if (!compares) return [];
+  const named = askedAgain(message, earlier, rechoosing);
+  if (named.length === 0) return [];
+  const before = compares === "that" ? readsOfLatest(earlier, rechoosing) : [];
+  const seen = new Set<string>();
+  return [...before, ...named].filter((step) => {
+    const key = JSON.stringify(step);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
 }
 
 /**
@@ -479,11 +597,13 @@ function nothingPlannedNote(
   if (asksAboutWriter(message) && tools.some((tool) => tool.name === "remember")) {
     return UNKNOWN_ABOUT_YOU_NOTE;
   }
-  return reading.kind === "statement" ? statementNote(tools) : unservedNote(tools);
+  if (reading.kind !== "statement") return unservedNote(tools);
+  // "hi, I'm Sam"
+  return opensWithGreeting(message) ? `Hello! ${statementNote(tools)}` : statementNote(tools);
 }
 
 /** A question about the writer that memory could answer: "what's my birthday?", "where do I live?". */
 function asksAboutWriter(message: string): boolean {
-  return /^(?:(?:what|when|who|where|which)(?: s| is| are| was)? (?:my|mine)\b|(?:where|what|who|when) (?:do|did|am) i (?:live|work|like|love|prefer|come from|study)\b)/
+  return /^(?:(?:what|when|who|where|which)(?: s| is| are| was)? (?:my|mine)\b|(?:do|did|does) you (?:know|remember|recall) (?:my|where i|what i|who i|when i)\b|(?:where|what|who|when) (?:do|did|am) i (?:live|work|like|love|prefer|come from|study)\b)/
     .test(tokenize(message).join(" "));
 }

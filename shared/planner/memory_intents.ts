@@ -16,13 +16,14 @@
  */
 import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
+import { asksWhatIsRemembered } from "../tools/recall.ts";
 import { withoutLeadingPleasantries, withoutPleasantries } from "./request_reading.ts";
 
 /** The tools this grammar plans; the ranking of tools leaves them alone. */
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me)\b)`;
 const KEEP_VERB = String
@@ -55,7 +56,7 @@ const REMEMBER_POINTER = new RegExp(
 );
 /** What says no fact: "can you remember things?", "remember stuff". */
 const NO_FACT =
-  /^(?:(?:things?|stuff|anything|everything|something|it|that|this|these|those|them|all|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
+  /^(?:(?:things?|stuff|anything|everything|something|all of (?:it|that|this|them)|it|that|this|these|those|them|all|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
 
 const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|get rid of|throw (?:away|out)|wipe out|clear out)`;
@@ -101,9 +102,15 @@ const CLEAR_MEMORY = new RegExp(
       .raw`)(?:[\s,]+(?:please|now|for now|for good|completely|entirely|permanently))*[\s.!?]*$`,
   "i",
 );
+/** "Forget all of it", "delete them all": all of what the reply before listed, when it listed the memory. */
+const ALL_OF_IT = new RegExp(
+  String
+    .raw`^\s*${OPENING}${WIPE_VERB}\s+(?:all of (?:it|that|them|those)|it all|all (?:that|those|of those)|them all|every one of them|everything)(?:[\s,]+(?:please|now))*[\s.!]*$`,
+  "i",
+);
 /** What names a remembered item by its topic: "the thing about peanuts", "the fact that …". */
 const ABOUT_IT = String
-  .raw`(?:the|that)\s+(?:thing|bit|stuff|part|fact|info|note|detail)s?\s+(?:about|regarding|on|that)`;
+  .raw`(?:the|that)\s+(?:thing|bit|stuff|part|fact|info|note|detail|one)s?\s+(?:about|regarding|on|that)`;
 const FORGET = new RegExp(
   String
     .raw`^\s*${OPENING}(?:forget|stop remembering|unlearn)(?:\s+(?:that\s+)?i (?:said|told you|mentioned)(?:\s+that)?|\s+that|\s+about|\s+what i (?:said|told you) about|\s+(?:everything|anything|all|what|whatever)(?:\s+${YOU_KEPT})?\s+(?:about|regarding)|\s+${ABOUT_IT}|\s*:)?\s+(.+?)(?:\s+now)?[\s.!]*$`,
@@ -160,7 +167,7 @@ export function memoryIntent(
   if (FORGET_SESSION.test(message)) {
     return offered("forget_session") ? { tool: "forget_session", args: {} } : undefined;
   }
-  const fact = factToKeep(message, previous);
+  const fact = withSubject(factToKeep(message, previous), previous);
   if (fact !== undefined) {
     return offered("remember") ? { tool: "remember", args: { fact: clip(fact) } } : undefined;
   }
@@ -174,7 +181,10 @@ export function memoryIntent(
   if (NEVER_MIND.test(message) || /^\s*(?:don'?t|do not|never) forget\b/i.test(message)) {
     return undefined;
   }
-  if (CLEAR_MEMORY.test(message)) {
+  // "what do you remember about me?" then "forget all of it": all of what the reply listed.
+  const clears = CLEAR_MEMORY.test(message) ||
+    ALL_OF_IT.test(message) && previous !== undefined && asksWhatIsRemembered(previous);
+  if (clears) {
     return offered("forget") ? { tool: "forget", args: { everything: true } } : undefined;
   }
   const removed = REMOVE_FROM_MEMORY.exec(message);
@@ -184,6 +194,74 @@ export function memoryIntent(
   return what && !NO_FACT.test(what.trim()) && offered("forget")
     ? { tool: "forget", args: { what: clip(what) } }
     : undefined;
+}
+
+/**
+ * The steps for a message that amends the fact the message before asked to
+ * keep: "actually it's blue" after "remember my favourite colour is green"
+ * forgets it and keeps "my favourite colour is blue"; "and mushrooms too"
+ * after "remember I hate cilantro" keeps "I hate mushrooms" as well.
+ * Undefined for any other message.
+ */
+export function amendedFact(
+  written: string,
+  tools: readonly PlannerTool[],
+  previous: string | undefined,
+): PlannedAction[] | undefined {
+  const kept = previous === undefined ? undefined : factToKeep(previous, undefined);
+  const head = kept === undefined ? undefined : factHead(kept);
+  if (kept === undefined || head === undefined) return undefined;
+  const message = written.replaceAll("\u2019", "'");
+  const corrected = CORRECTS_FACT.exec(message)?.[1];
+  const adding = corrected === undefined ? ADDS_TO_FACT.exec(message) : null;
+  const value = corrected ?? adding?.[1] ?? adding?.[2];
+  if (value === undefined || value.split(/\s+/).length > 4 || NO_FACT.test(value)) return undefined;
+  // "me too", "and you?": no value.
+  if (/^(?:me|you|him|her|us|them|it|that|this|so|mine|yours)\b/i.test(value)) return undefined;
+  const offered = (name: string) => tools.some((tool) => tool.name === name);
+  if (!offered("remember") || (corrected !== undefined && !offered("forget"))) return undefined;
+  // "no wait, I work at Globex": the fact said whole.
+  const whole = /^(?:i|i'm|my|we|we're|our)\b/i.test(value);
+  const keep = { tool: "remember", args: { fact: clip(whole ? value : `${head} ${value}`) } };
+  if (corrected === undefined) return [keep];
+  return [{ tool: "forget", args: { what: clip(kept) } }, keep];
+}
+
+/** "no, it's blue", "actually, make that blue", "sorry I meant blue": the value meant instead. */
+const CORRECTS_FACT =
+  /^\W*(?:(?:no|nope|sorry|oops|wait|actually|correction|my bad|i mean|i meant|make (?:it|that)|change (?:it|that) to)\b[\s,.:!-]*)+(?:(?:it's|it is|its|it was|that's|that is)\s+)?(\p{L}[^.!?]*?)[\s.!]*$/iu;
+/** "and mushrooms too", "also olives", "mushrooms as well": another value for the same fact. */
+const ADDS_TO_FACT =
+  /^\W*(?:(?:and|also|plus|oh and)\s+)(\p{L}[^.!?]*?)(?:\s+(?:too|as well|also))?[\s.!]*$|^\W*(\p{L}[^.!?]*?)\s+(?:too|as well)[\s.!]*$/iu;
+
+/**
+ * A kept fact without its value: "my favourite colour is" for "my favourite
+ * colour is green", "I hate" for "I hate cilantro"; undefined when it has no
+ * such shape.
+ */
+function factHead(fact: string): string | undefined {
+  const head = /^(.*?\b(?:is|are|was|were|am)\b)\s+\S/i.exec(fact)?.[1] ??
+    /^((?:i|we)\s+(?:(?:really|also|don't|do not|never|always|usually)\s+)?\p{L}+)\s+\S/iu
+      .exec(fact)?.[1];
+  if (head === undefined) return undefined;
+  // "my dog is called", "I live in": the words before the value that only lead to it.
+  const leading = /^\s+((?:(?:called|named|on|in|at|from|to|by|a|an|the)\s+)*)\S/i
+    .exec(fact.slice(head.length))?.[1] ?? "";
+  return `${head} ${leading}`.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * "It's ramen" answering "what's my favourite food?": "my favourite food is
+ * ramen"; any other fact as it is.
+ */
+function withSubject(fact: string | undefined, previous: string | undefined): string | undefined {
+  const value = fact === undefined ? undefined : /^(?:it's|it is|its|that's|that is)\s+(.+)$/i
+    .exec(fact.replaceAll("\u2019", "'"))?.[1];
+  const asked = value === undefined || previous === undefined
+    ? undefined
+    : /^\W*(?:what|which|who|where|when)(?:'s|\s+is|\s+are)\s+(my\s+[^?]+?)\W*$/i
+      .exec(previous.replaceAll("\u2019", "'"))?.[1];
+  return asked === undefined ? fact : `${asked} is ${value}`;
 }
 
 /** The fact a message asks to keep, if it asks to keep one. */

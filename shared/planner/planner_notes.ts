@@ -8,7 +8,7 @@
  * date and time in a place"); a remote server's tool is named, not described,
  * since its description is that server's text.
  */
-import { tokenize } from "../text/words.ts";
+import { contentWords, stem, tokenize } from "../text/words.ts";
 import type { PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
@@ -63,6 +63,42 @@ function leadPhrase(tool: PlannerTool): string {
   const phrase = /^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead;
   return clipWords(phrase, 110);
 }
+
+/**
+ * "What is a refinement loop exactly?", "explain refinement loops", "how do
+ * loops work?": a question about something the tools work with, answered
+ * with the tools whose names and descriptions hold every word of it;
+ * undefined for any other message, and for "what's my loop's status?" (the
+ * writer's own thing is the tools' to read).
+ */
+export function toolsAboutNote(message: string, tools: readonly PlannerTool[]): string | undefined {
+  const asked = WHAT_IS.exec(tokenize(message).join(" "))?.[1];
+  if (asked === undefined || NOT_A_THING.test(asked)) return undefined;
+  const words = contentWords(asked).map(stem);
+  if (words.length === 0 || words.length > 4) return undefined;
+  const about = tools.filter((tool) => {
+    if (tool.name === FINALIZE_TOOL || tool.name === SEARCH_TOOLS) return false;
+    const own = new Set(
+      contentWords(`${tool.name.replace(/[_.-]+/g, " ")} ${tool.description}`).map(stem),
+    );
+    return words.every((word) => own.has(word));
+  });
+  if (about.length === 0) return undefined;
+  return [
+    `I have no language model here to explain "${asked}", but these tools of mine work with it:`,
+    ...describeTools(about),
+  ].join("\n");
+}
+
+/**
+ * "what is a …", "what are …" (not "what is the …": that asks for its value),
+ * "explain …", "how does … work", over lower-case words.
+ */
+const WHAT_IS =
+  /^(?:(?:so|ok|okay|and|but|hmm|sorry)\s+)*(?:what (?:s|is) an?|what are|what does an?|explain(?: what)?(?: an?| the)?|how (?:does|do)(?: an?| the)?|tell me about(?: an?| the)?)\s+(.+?)(?:\s+(?:exactly|again|mean|means|work|works|do|anyway|actually|is|are))*$/;
+/** What makes the words no thing to explain: the writer's own, a pronoun, a place or a number. */
+const NOT_A_THING =
+  /\b(?:my|your|our|its|this|that|these|those|i|you|we|it|they|them|me|us|there|here|in|at|of|for|to|new|up|next|going|happening|wrong|\d+)\b/;
 
 /** The reply's note for "what can you do?". */
 export function capabilitiesNote(tools: readonly PlannerTool[]): string {

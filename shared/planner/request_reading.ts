@@ -91,7 +91,10 @@ export function namesOnly(message: string, reading: MessageReading): boolean {
   // "a spec one, please": the courtesy is no part of it.
   const words = tokenize(message).join(" ").replace(/\b(?:please|thanks|thank you)\b/g, " ")
     .split(/\s+/).filter(Boolean);
-  return reading.kind === "fragment" && words.length > 0 && words.length <= 3 &&
+  // "bali?": a fragment asked.
+  const fragment = reading.kind === "fragment" || reading.kind === "question" &&
+      readMessage(message.replace(/[?\s]+$/, "")).kind === "fragment";
+  return fragment && words.length > 0 && words.length <= 3 &&
     words[0] !== "and" && !words.some((word) => NOT_A_VALUE.has(word));
 }
 
@@ -102,9 +105,54 @@ export function asksRepeat(written: string): boolean {
 }
 
 const FOLLOW_UPS = [
-  /^\W*(?:(?:and|ok|okay|so)\W+)?(?:what|how)\s+about\b/i,
+  /^\W*(?:(?:and|ok|okay|so|hmm|right)\W+)*(?:what|how)\s+about\b/i,
   /^\W*(?:and\s+)?(?:same|likewise)\s+(?:for|in)\b/i,
+  // "which one is Rio in?" after a reply naming a place's several zones
+  /^\W*(?:(?:and|ok|okay|so)\W+)*which\s+(?:one|zone|time\s+zone|part)\s+(?:is|are|has)\b/i,
 ];
+
+/**
+ * A comparison with what the reply before answered: "is that ahead of
+ * Lisbon?", "is it the same as Bangkok?" ("that" is the earlier answer), or
+ * one naming both ("ok and between LA and Tokyo?"); undefined for any other
+ * message.
+ */
+export function comparesWithEarlier(written: string): "that" | "both" | undefined {
+  const text = withoutLeadingPleasantries(written);
+  if (tokenize(text).length > 10) return undefined;
+  if (COMPARES_WITH_THAT.test(text)) return "that";
+  return COMPARES_BOTH.test(text) ? "both" : undefined;
+}
+
+/**
+ * A question about the state of what the reply before named: "is it done?",
+ * "what's the threshold on it?", "what's the next step?" ("one"), "are any
+ * of them finished?" ("several"); undefined for any other message.
+ */
+export function asksStateOfEarlier(written: string): "one" | "several" | undefined {
+  const words = tokenize(withoutLeadingPleasantries(written)).join(" ");
+  if (words.split(" ").length > 10) return undefined;
+  const state = STATE_OF_EARLIER.exec(words);
+  if (!state) return undefined;
+  return /\b(?:them|they|any|all|either|those)\b/.test(state[1] ?? state[2] ?? "")
+    ? "several"
+    : "one";
+}
+
+const STATE_OF_EARLIER = new RegExp(
+  String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
+    String
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|they|all of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stagnat\w*|stuck|reached|still running|still active|active)` +
+    String
+      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those))?` +
+    String.raw`|how s it going|how is it going|should i (?:keep going|continue|stop)` +
+    String.raw`)\s*$`,
+);
+
+const COMPARES_WITH_THAT =
+  /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)*(?:is|isn't|isnt|are|was)\s+(?:that|it|this|this one|that one|they)\s+(?:(?:\d+|many|a few|several)\s+hours?\s+)?(?:ahead|behind|earlier|later|the\s+same|same|different)\b/i;
+const COMPARES_BOTH =
+  /^\W*(?:(?:and|ok|okay|so|what about|how about)\W+)*(?:between|from)\s+\p{L}[\p{L}\s'.-]*?\s+(?:and|to|vs)\s+\p{L}[\p{L}\s'.-]*?\W*$/iu;
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;
 const AND_SHORT =
   /^\W*(?:(?:ok|okay|so|hmm|right|cool|thanks|great)\W+)?and\s+(?:(?:in|for|at)\s+)?\p{L}[\p{L}\s'.-]*\??\W*$/iu;
@@ -244,10 +292,31 @@ export function readMessage(
     // "I live in Oslo, what time is it in Lima": a part of it asks.
     clauses.some((clause) => asks(clause.words))
   ) kind = "question";
-  else if (FIRST_PERSON.has(words[0]) && !wants(words)) {
+  else if (FIRST_PERSON.has(afterGreeting(message)[0]) && !wants(words)) {
+    // "I live in Oslo", "hi, I'm Sam"
     kind = "statement";
   } else kind = "fragment";
   return { kind, clauses };
+}
+
+/** Words that say hello (not "good night", "thanks"). */
+const HELLO = new Set("hi hello hey howdy yo greetings morning afternoon evening hiya".split(" "));
+
+/** Whether the message opens with a greeting of its own: "hi, I'm Sam", "hello! I live in Oslo". */
+export function opensWithGreeting(message: string): boolean {
+  return greetingParts(message).greets;
+}
+
+/** The words after an opening greeting ("hi, I'm Sam": "i m sam"), or all of them. */
+function afterGreeting(message: string): string[] {
+  return greetingParts(message).after;
+}
+
+function greetingParts(message: string): { greets: boolean; after: string[] } {
+  const [first, ...rest] = message.split(/[,.!;]+/).map((part) => tokenize(part))
+    .filter((words) => words.length > 0);
+  const greets = rest.length > 0 && isGreeting(first) && first.some((word) => HELLO.has(word));
+  return { greets, after: greets ? rest.flat() : tokenize(message) };
 }
 
 /** Words after a comma that go on listing what a verb of reading asks for: ", and the time". */

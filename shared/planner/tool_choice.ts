@@ -386,19 +386,21 @@ function takesValue(tool: PlannerTool, word: string): boolean {
  */
 function topicWords(text: string, implied = impliedTopicWords(text)): Set<string> {
   const plain = text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 ")
-    .replace(TIME_IDIOMS, (idiom) => idiom.replace(/\btime\b/i, ""));
+    .replace(IDIOMS, (idiom) => idiom.replace(/\b(?:time|loop)\b/i, ""));
   const words = contentWords(plain).filter((word) => !/^\d+$/.test(word));
   return new Set([...words, ...implied]);
 }
 
 /**
  * "Time" that is not the clock's: "last time", "on time", "spare time", "do I
- * have time", "time complexity", "time off", and the time of something else
- * ("what time does the store close", "what time is the meeting"); not "the
- * time in Lima", "local time", "the same time zone", "a good time to call
- * Sydney" (the time there helps) or "what time is it".
+ * have time", "time complexity", "time off", "time flies", and the time of
+ * something else ("what time does the store close", "what time is the
+ * meeting", "what time is sunset"); not "the time in Lima", "local time", "the
+ * same time zone", "a good time to call Sydney" (the time there helps) or
+ * "what time is it". And a "loop" that is no refinement loop: "on loop", "on
+ * a loop".
  */
-const TIME_IDIOMS = new RegExp(
+const IDIOMS = new RegExp(
   [
     String
       .raw`\b(?:last|next|first|this|every|each|any|some|spare|free|on|in|long|hard|rough|same|full|part|half|all the|at the|have|had|has|enough|no|more|less|much|saving|screen|quality|from time to)\s+time\b(?!\s+zones?\b)`,
@@ -406,6 +408,13 @@ const TIME_IDIOMS = new RegExp(
       .raw`\btime\s+(?:complexity|off|management|travel|machine|line|frame|slot|sheet|limit|out|capsule|series|span|stamp|being)\b`,
     String.raw`\bwhat\s+time\s+(?:does|do|did|should|would|will)\s+(?!it\b)`,
     String.raw`\bwhat\s+time\s+(?:is|was|are|were)\s+(?:the|my|our|your|his|her|their)\s`,
+    String.raw`\btime\s+(?:flies|flew|heals|will tell|is money|after time|and again)\b`,
+    String
+      .raw`\b(?:great|fun|nice|lovely|wonderful|tough|difficult|good old)\s+time(?!\s+(?:to|for|zones?)\b)`,
+    // The times of the day's events: "what time is sunset in Oslo", "what time is lunch".
+    String
+      .raw`\bwhat\s+time\s+(?:is|was|s)\s+(?:sunrise|sunset|dawn|dusk|twilight|high\s+tide|low\s+tide|breakfast|brunch|lunch|dinner|supper|kickoff|kick-off|tip-off|mass|church|prayers?|class|school|practice|rehearsal|checkout|check-out|check-in|boarding|departure|arrival|curfew|happy\s+hour|closing|opening)\b`,
+    String.raw`\bon\s+(?:a\s+)?loop\b`,
   ].join("|"),
   "gi",
 );

@@ -19,7 +19,7 @@ const NAMED = {
 /** Words that take back what was asked, whatever stands before them. */
 const takingBack = (named: string) =>
   String
-    .raw`(?:never ?mind|nvm)${named}|forget (?:about )?it(?: all)?|forget (?:that )?i (?:asked|said anything|said that|mentioned it)|scratch that|cancel that|(?:it )?doesn t matter`;
+    .raw`(?:never ?mind|nvm)${named}|forget (?:about )?it(?: all)?|forget all (?:of )?(?:it|that)|forget (?:that )?i (?:asked|said anything|said that|mentioned it)|scratch that|cancel that|(?:it )?doesn t matter`;
 const TAKING_BACK = takingBack(NAMED.words);
 /** Words a take-back may open with: "oh, never mind", "actually, scratch that". */
 const OPENERS = "ok|okay|oh|ah|hmm|no|actually|sorry|well|wait|just|please";

@@ -35,6 +35,7 @@ export function recallStatements(
   // A statement is not answered from memory: "lunch is at noon" should not quote "lunch was late".
   if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
   const theirs = othersOwn(message);
+  const head = ownedThing(message);
   const seen = new Set<string>();
   const scored: { said: StoredMessage; score: number; order: number }[] = [];
   const candidates = [
@@ -43,9 +44,12 @@ export function recallStatements(
   ];
   candidates.forEach((said, order) => {
     if (seen.has(said.id) || said.role !== "user" || isQuestion(said.content)) return;
+    // "remember my colour is green": what it kept, the working memory holds (or forgot since).
+    if (MEMORY_ASK.test(said.content)) return;
     if (theirs(said.content)) return;
     seen.add(said.id);
     const words = new Set(contentWords(said.content));
+    if (head !== undefined && !words.has(head)) return;
     const shared = [...wanted].filter((word) => words.has(word)).length;
     const score = shared / wanted.size;
     if (shared > 0 && score >= MIN_OVERLAP) scored.push({ said, score, order });
@@ -53,6 +57,32 @@ export function recallStatements(
   return scored.sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_RECALLED).map(({ said }) => said);
 }
+
+/** A message asking to keep or forget something, which is no statement of it. */
+const MEMORY_ASK =
+  /^\W*(?:(?:please|pls|ok|okay|and|also|so|can you|could you|would you)\W+)*(?:remember|memori[sz]e|forget|keep in mind|note that|don'?t forget)\b/i;
+
+/**
+ * The thing a question asks the writer's own of, as a content word: "food"
+ * for "what's my favourite food?", "flight" for "when is my flight to Oslo?";
+ * undefined when it names none after "my".
+ */
+function ownedThing(message: string): string | undefined {
+  const words = tokenize(message);
+  const my = words.indexOf("my");
+  if (my < 0) return undefined;
+  const phrase: string[] = [];
+  for (const word of words.slice(my + 1, my + 4)) {
+    if (PHRASE_ENDS.has(word)) break;
+    phrase.push(word);
+  }
+  return contentWords(phrase.join(" ")).at(-1);
+}
+/** Words that end the phrase after "my": a preposition, a verb, a conjunction. */
+const PHRASE_ENDS = new Set(
+  "to in on at for of with from by about is are was were be been do does did and or please again then now s"
+    .split(" "),
+);
 
 /** A question to the memory: "what do you remember about …", "do you know where I live". */
 const ASKS_YOU_TO_RECALL = /\byou (?:still )?(?:remember|recall|know)\b/;
@@ -77,9 +107,12 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
   // "what's my birthday?" is not "my mom's birthday is May 9".
   const theirs = othersOwn(message);
+  const head = ownedThing(message);
   const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
     if (theirs(text)) return [];
     const words = new Set(contentWords(text));
+    // "what's my favourite food?" is not "my favourite colour is green".
+    if (head !== undefined && !words.has(head)) return [];
     const shared = [...wanted].filter((word) => words.has(word)).length;
     const score = shared / wanted.size;
     return shared > 0 && score >= MIN_OVERLAP ? [{ text, score, order }] : [];
@@ -227,6 +260,8 @@ export interface RecallQuestion {
   topic?: string;
   /** The topic's content words (empty: the latest messages). */
   words: string[];
+  /** Whether it asks for the first message ("what was my first question?"). */
+  first?: boolean;
 }
 
 const ASKED_EARLIER = new RegExp(
@@ -237,9 +272,27 @@ const ASKED_EARLIER = new RegExp(
     String.raw`\bremind me (?:of )?what (i|you|we) (?:said|asked|told|mentioned|wrote|discussed)`,
     String.raw`\bwhat (?:was|were) (i|you|we) (?:saying|asking|talking|writing)`,
     String.raw`\bwhat have (i|you|we) been (?:saying|asking|talking)`,
+    String.raw`\bwhat (?:have|did|had) (we|i|you) (?:covered|cover|gone over|go over|done|do)\b`,
+    String
+      .raw`\b(i|you|we) (?:were|was) (?:just )?(?:talking|asking|saying|chatting|discussing) about`,
+    String
+      .raw`\bwhat (?:was|were|is|are) (my|your|our) (?:(first|very first)|last|previous|earlier|latest|other) (?:messages?|questions?)`,
+    // "summarize this chat", "recap our conversation": what the user asked in it.
+    String
+      .raw`\b(?:summari[sz]e|recap|sum up|go over|give me a (?:summary|recap) of) (?:this|our|the) (?:chat|conversation|session|thread|discussion)`,
   ].join("|"),
 );
+/** Whose messages a recall question's word asks for. */
+const ROLES_OF: Record<string, readonly string[]> = {
+  you: ["assistant"],
+  your: ["assistant"],
+  we: ["user", "assistant"],
+  our: ["user", "assistant"],
+};
 const TOPIC = /\b(?:about|regarding|concerning|on the subject of)\s+(.+?)[\s?.!]*$/i;
+/** What may follow a topic and is no part of it: "earlier", "in this chat", "right?". */
+const TOPIC_TAIL =
+  /(?:[\s,]+(?:earlier|before|previously|so far|today|yesterday|in (?:this|our|the) (?:chat|conversation|session|thread)|right|correct|yes|yeah|no|too|again|huh|eh))+[\s,?.!]*$/i;
 /** Words of a recall question that are not its topic. */
 const RECALL_WORDS = new Set(
   ("ask asked say said tell told mention mentioned write wrote type typed talk talked discuss " +
@@ -259,9 +312,10 @@ export function recallQuestion(message: string): RecallQuestion | undefined {
   if (asksToListMemory(message)) return undefined;
   const match = ASKED_EARLIER.exec(tokenize(message).join(" "));
   if (!match) return undefined;
-  const who = match.slice(1).find((group) => group !== undefined);
-  const roles = who === "you" ? ["assistant"] : who === "we" ? ["user", "assistant"] : ["user"];
-  const written = TOPIC.exec(message)?.[1]?.trim();
+  const [who, first] = match.slice(1).filter((group) => group !== undefined);
+  const roles = ROLES_OF[who ?? "i"] ?? ["user"];
+  // "about sushi earlier, right?": the topic is "sushi".
+  const written = TOPIC.exec(message)?.[1]?.replace(TOPIC_TAIL, "").trim();
   // "About so far", "about in this chat": when, not what.
   const when = (word: string) => WHEN_WORDS.has(stem(word));
   const topic = written && !contentWords(written).every(when) ? written : undefined;
@@ -270,7 +324,7 @@ export function recallQuestion(message: string): RecallQuestion | undefined {
   const words = topic
     ? contentWords(topic).filter((word) => !when(word))
     : contentWords(message).filter((word) => !RECALL_WORDS.has(stem(word)) && !when(word));
-  return { roles, topic, words };
+  return { roles, topic, words, ...(first ? { first: true } : {}) };
 }
 
 /** Most messages a recall question brings back. */
@@ -279,26 +333,30 @@ const MAX_ABOUT = 5;
 /**
  * The earlier messages a recall question asks for, oldest first: those of the
  * asked-about speaker holding at least half of the topic's words (rounded
- * up), or their latest ones when it names no topic. Other recall questions
- * are left out.
+ * up), or their latest ones when it names no topic (and when the words of a
+ * question without one, "what places did I ask about?", are in none); the
+ * first one alone for "my first message". Other recall questions are left
+ * out.
  */
 export function recallAbout(
   question: RecallQuestion,
   context: Record<string, unknown>,
 ): StoredMessage[] {
   const seen = new Set<string>();
-  const found = [...messagesIn(context.recentMessages), ...messagesIn(context.semanticMatches)]
+  const spoken = [...messagesIn(context.recentMessages), ...messagesIn(context.semanticMatches)]
     .filter((said) => {
       if (seen.has(said.id) || !question.roles.includes(said.role)) return false;
       seen.add(said.id);
-      if (recallQuestion(said.content)) return false;
-      if (question.words.length === 0) return true;
-      const words = new Set(contentWords(said.content));
-      const shared = question.words.filter((word) => words.has(word)).length;
-      return shared >= Math.ceil(question.words.length / 2);
+      return !recallQuestion(said.content);
     })
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  return found.slice(-MAX_ABOUT);
+  const about = question.words.length === 0 ? spoken : spoken.filter((said) => {
+    const words = new Set(contentWords(said.content));
+    const shared = question.words.filter((word) => words.has(word)).length;
+    return shared >= Math.ceil(question.words.length / 2);
+  });
+  const found = about.length === 0 && question.topic === undefined ? spoken : about;
+  return question.first ? found.slice(0, 1) : found.slice(-MAX_ABOUT);
 }
 
 /** A question: it ends with "?" or opens with a question word ("what is my favourite colour"). */

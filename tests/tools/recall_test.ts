@@ -114,9 +114,14 @@ Deno.test("a recall question's topic is what follows 'about', unless it only say
     topic: "sharing",
     words: ["sharing"],
   });
+  // What says when or asks for a yes after the topic is no part of it.
   assert.deepEqual(topicOf("what did we say about my garden earlier?"), {
-    topic: "my garden earlier",
+    topic: "my garden",
     words: ["garden"],
+  });
+  assert.deepEqual(topicOf("we were just talking about the budget in this chat, no?"), {
+    topic: "the budget",
+    words: ["budget"],
   });
   // Only a time: no topic, the latest messages.
   for (
