@@ -216,16 +216,22 @@ export function amendedFact(
   const adding = corrected === undefined ? ADDS_TO_FACT.exec(message) : null;
   const value = corrected ?? adding?.[1] ?? adding?.[2];
   if (value === undefined || value.split(/\s+/).length > 4 || NO_FACT.test(value)) return undefined;
-  // "me too", "and you?": no value.
-  if (/^(?:me|you|him|her|us|them|it|that|this|so|mine|yours)\b/i.test(value)) return undefined;
+  // "no problem", "actually, thanks", "and you?", "and the time there": no value.
+  if (NOT_A_VALUE.test(value)) return undefined;
+  // "no wait, I work at Globex": the fact said whole, of the same subject ("my bad" is none).
+  const whole = /^(?:i|i'm|my|we|we're|our)\b/i.test(value);
+  const subject = head.split(/\s+/).slice(0, 2).join(" ").toLowerCase();
+  if (whole && !value.toLowerCase().startsWith(`${subject} `)) return undefined;
   const offered = (name: string) => tools.some((tool) => tool.name === name);
   if (!offered("remember") || (corrected !== undefined && !offered("forget"))) return undefined;
-  // "no wait, I work at Globex": the fact said whole.
-  const whole = /^(?:i|i'm|my|we|we're|our)\b/i.test(value);
   const keep = { tool: "remember", args: { fact: clip(whole ? value : `${head} ${value}`) } };
   if (corrected === undefined) return [keep];
   return [{ tool: "forget", args: { what: clip(kept) } }, keep];
 }
+
+/** Words no value of a fact holds: small talk, pronouns, questions, "there". */
+const NOT_A_VALUE =
+  /\b(?:me|you|him|her|us|them|it|that|this|so|mine|yours|not|sure|problem|worries|thanks|thank|bad|mind|kidding|joking|what|why|how|who|when|where|there|here|then|now|time|ok|okay|cool|great|fine|right|yes|yeah|yep|please|idea|clue|know|sorry|wait|again)\b/i;
 
 /** "no, it's blue", "actually, make that blue", "sorry I meant blue": the value meant instead. */
 const CORRECTS_FACT =

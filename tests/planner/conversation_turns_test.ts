@@ -114,6 +114,13 @@ Deno.test("later turns are read with the conversation before them", async (t) =>
       assert.doesNotMatch(listed.summaryMessage!, /Elm Street/);
       // A request after a fact is a request, not more of the fact.
       assert.deepEqual(steps(await say("and list my loops")), [["list_active_loops", {}]]);
+      // Small talk after a fact changes nothing in it.
+      for (
+        const remark of ["no problem", "actually, I'm not sure", "sorry, my bad", "wait, what"]
+      ) {
+        await say("remember my desk is by the window");
+        assert.deepEqual(steps(await say(remark)), [], remark);
+      }
     });
 
     await t.step("'it's …' answering a question about the writer keeps what it names", async () => {
