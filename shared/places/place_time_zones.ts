@@ -30,6 +30,8 @@ export function resolvePlace(text: string): Place | undefined {
   if (/^(?:utc|gmt|z|zulu|coordinated universal time)$/i.test(name)) {
     return { name: "UTC", zones: [{ zone: "UTC", label: "UTC" }] };
   }
+  const offset = offsetZone(name);
+  if (offset) return { name: offset.label, zones: [offset] };
   // "US" in capitals is the country; "us" is a pronoun.
   const key = name === "US" ? "usa" : placeKey(name);
   const known = lookup(key) ?? ianaZone(name);
@@ -54,6 +56,22 @@ export function resolvePlace(text: string): Place | undefined {
     if (region.length > 0 && !isQualifier(headKey)) return { name, zones: region };
   }
   return undefined;
+}
+
+/**
+ * "UTC+5", "GMT -3": a whole-hour offset as IANA's `Etc/GMT∓h` zone (whose
+ * sign is the other way round); undefined for anything else, and for an
+ * offset IANA has no zone for ("UTC+5:30": name a place instead).
+ */
+function offsetZone(name: string): PlaceZone | undefined {
+  const match = /^(?:utc|gmt)\s*([+-−])\s*(\d{1,2})(?::?00)?$/i.exec(name);
+  if (!match) return undefined;
+  const hours = Number(match[2]);
+  const east = match[1] === "+";
+  if (hours === 0) return { zone: "UTC", label: "UTC" };
+  if (hours > (east ? 14 : 12)) return undefined;
+  const label = `UTC${east ? "+" : "-"}${hours}`;
+  return { zone: `Etc/GMT${east ? "-" : "+"}${hours}`, label };
 }
 
 /** What time it is in one zone of a place. */
@@ -81,8 +99,11 @@ export function timesIn(place: Place, now: Date): { times: PlaceTime[]; summary:
   if (times.length === 1) {
     const [{ time_zone, local }] = times;
     const name = asWritten(place.name);
+    // "UTC+5", not "UTC+5 (Etc/GMT-5)": IANA's offset zones read the other way round.
     const where = name.toLowerCase() === time_zone.toLowerCase()
       ? time_zone
+      : time_zone.startsWith("Etc/")
+      ? name
       : `${name} (${time_zone})`;
     return { times, summary: `In ${where} it is ${local}.` };
   }

@@ -39,7 +39,7 @@ const SAME_THING: readonly string[] = [
 
 /** A part of the day, a meal's time or a day of the week: "is it lunchtime", "is it Friday". */
 const TIME_OF_DAY = String
-  .raw`(?:morning|afternoon|evening|night|nighttime|night time|daytime|late|early|dark|midnight|noon|midday|(?:lunch|dinner|supper|breakfast|tea|bed)\s*time|the weekend|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
+  .raw`(?:morning|afternoon|evening|night|nighttime|night time|daytime|late|early|dark|midnight|noon|midday|tomorrow|today|yesterday|(?:lunch|dinner|supper|breakfast|tea|bed)\s*time|the weekend|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
 /**
  * A time on the clock: "5pm", "11 p.m.", "7:30", "9 o'clock", or an hour
  * after "past", "after", "before", "almost" or "nearly" ("past 6"), or before
@@ -61,8 +61,9 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 /**
  * Ways of asking the time without the word, at the start of a part: "what
  * hour is it", "what's the hour", "what year is it", "what's today's date",
- * "what does the clock say", "is it morning (yet)", "would it still be too
- * late to call …", "is it lunchtime", "is it Friday in …", "is it 5pm yet",
+ * "what does the clock say", "is it morning (yet)", "is it tomorrow there",
+ * "would it still be too late to call …", "is it lunchtime", "is it Friday in
+ * …", "is it 5pm yet", "… or is she asleep",
  * "how late is it now", "how many hours ahead is Tokyo", "how many hours is Tokyo ahead of London", "is Berlin ahead of
  * Lisbon", "how far ahead is it from Paris", "is it 10 in Chicago"; not
  * "which clock tower …", "why is it dark …", "is it too late for a refund",
@@ -106,6 +107,11 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
   {
     pattern:
       /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+hours\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:ahead|behind)\s+(?:of|from|than)\s+\p{Lu}/u,
+  },
+  // Whether someone is asleep or up: "can I call my mum in Perth now or is she asleep".
+  {
+    pattern:
+      /(?:^\W*|\bor\s+)(?:is|are|would|will)\s+(?:she|he|they|everyone|everybody|people)\s+(?:still\s+|already\s+|be\s+)?(?:asleep|awake|sleeping|up\s+yet|in\s+bed)\b/i,
   },
   // A bare hour before a place by its capital: "is it 10 in Chicago?" (not "is it 2 in the list?").
   {

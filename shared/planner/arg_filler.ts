@@ -98,7 +98,9 @@ function findArg(
 
 /** Words for the writer's own place: "where I live", "my city", "here". */
 const WRITERS_PLACE =
-  /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|place|location|home|area|country)|at home|my local|local to me|(?<!\bin )here)\b/;
+  /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|place|location|home|area|country)|at home|my local|local to me|(?<!\bin )here|(?:it|time) (?:for|with) (?:me|us))\b/;
+/** A relative's place: "what time is it for my cousin?", "… where my sister lives". */
+const PERSONS_PLACE = /\b(?:for|where|with) my (\w+)\b/;
 
 /** Whether the message asks about the writer's own place: "what time is it here?", "my local time". */
 export function asksAboutWritersPlace(message: string): boolean {
@@ -129,6 +131,10 @@ function keptPlace(
   context: Record<string, unknown>,
   acceptsArg?: (name: string, value: unknown) => boolean,
 ): string | undefined {
+  const person = PERSONS_PLACE.exec(tokenize(message).join(" "))?.[1];
+  if (person !== undefined && isPersonWord(person)) {
+    return placeOf(person, name, property, context, acceptsArg);
+  }
   if (!asksAboutWritersPlace(message)) return undefined;
   for (const said of writersStatements(context).reverse()) {
     const found = locatesWriter(said)
@@ -143,6 +149,31 @@ function keptPlace(
       .test(words[0] === "my" ? words.slice(0, 2).join(" ") : words[0]);
     if (!own || words.some(isPersonWord)) continue;
     const found = findAcceptedPhrase(name, property, fact, acceptsArg);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The place the working memory or this conversation says the writer's
+ * relative is in ("my cousin lives in Lima" for `cousin`), the latest first.
+ */
+function placeOf(
+  person: string,
+  name: string,
+  property: JsonSchema,
+  context: Record<string, unknown>,
+  acceptsArg?: (name: string, value: unknown) => boolean,
+): string | undefined {
+  const said = [...memoryStatements(context.workingMemory), ...writersStatements(context)];
+  for (const text of said.reverse()) {
+    const words = tokenize(text);
+    const i = words.indexOf(person);
+    // "my cousin lives in Lima", "my cousin's flat is in Lima" (not "my cousin's friend").
+    if (i !== 1 || words[0] !== "my" || (words[2] === "s" && isPersonWord(words[3] ?? ""))) {
+      continue;
+    }
+    const found = findAcceptedPhrase(name, property, text, acceptsArg);
     if (found !== undefined) return found;
   }
   return undefined;

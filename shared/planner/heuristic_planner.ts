@@ -33,11 +33,13 @@ import {
 } from "../tools/recall.ts";
 import { amendedFact, memoryAskEnds, memoryIntent } from "./memory_intents.ts";
 import {
+  asksAnotherTime,
   asksForCapabilities,
   capabilitiesNote,
   greetingNote,
   LET_GO_NOTE,
   missingArgsNote,
+  ONLY_NOW_NOTE,
   statementNote,
   toolsAboutNote,
   UNKNOWN_ABOUT_YOU_NOTE,
@@ -53,6 +55,7 @@ import {
   namesOnly,
   opensWithGreeting,
   readMessage,
+  scoreSaid,
 } from "./request_reading.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
 import { asksAboutWritersPlace, locatesWriter } from "./arg_filler.ts";
@@ -98,7 +101,8 @@ export class HeuristicPlanner implements Planner {
     const typed = plainSpaces(request.messages[request.messages.length - 1]?.content ?? "");
     const written = spelledOut(typed);
     const { steps: read, note } = this.#firstRound(written, { request, context, tools, results });
-    const steps = read.map((step) => keptAsTyped(step, tools, typed));
+    const placed = this.#placedThere(read, typed, { request, context, tools });
+    const steps = placed.map((step) => keptAsTyped(step, tools, typed));
     return Promise.resolve(
       offersFinalize
         ? [...steps, { tool: FINALIZE_TOOL, args: note ? { instructions: fitNote(note) } : {} }]
@@ -165,6 +169,44 @@ export class HeuristicPlanner implements Planner {
       steps: [],
       note: nothingPlannedNote(reading, tools, { tookBack: message !== written, message }),
     };
+  }
+
+  /**
+   * A fact to remember that says "there" ("remember that I live there") with
+   * the place the message's read took ("what time is it in Berlin and …"),
+   * or else the one the message before asked about ("time in Seoul", then
+   * "remember that my client is there"): "I live in Berlin".
+   */
+  #placedThere(
+    steps: PlannedAction[],
+    typed: string,
+    { request, context, tools }: Pick<PlanInput, "request" | "context" | "tools">,
+  ): PlannedAction[] {
+    const at = steps.findIndex((step) =>
+      step.tool === "remember" && typeof step.args.fact === "string" &&
+      THERE_PLACE.test(step.args.fact)
+    );
+    if (at < 0) return steps;
+    const previous = earlierUserMessages(request, context).at(-1);
+    const choose = this.#chooser(context, tools);
+    const verbs = toolVerbs(tools);
+    const placeIn = (text: string, planned: readonly PlannedAction[]) =>
+      planned.flatMap((step) => Object.values(step.args)).find((value): value is string =>
+        typeof value === "string" &&
+        new RegExp(String.raw`\b(?:in|at|to|from)\s+${escaped(value)}\b`, "i").test(text)
+      );
+    const place = placeIn(typed, steps) ?? (previous === undefined ? undefined : placeIn(
+      previous,
+      choose(previous, readMessage(previous, { verbs }), 0).plan,
+    ));
+    if (place === undefined) return steps;
+    // "going there" is "going to Paris"; "lives there", "lives in Paris".
+    const fact = (steps[at].args.fact as string).replace(
+      THERE_PLACE,
+      (_there, offset: number, text: string) =>
+        `${MOVING.test(text.slice(0, offset)) ? "to" : "in"} ${place}`,
+    );
+    return steps.map((step, i) => i === at ? { ...step, args: { ...step.args, fact } } : step);
   }
 
   /**
@@ -348,55 +390,73 @@ function planRead(
     takenBack: string;
   },
 ): Reply | undefined {
+  // "give it 90", "75 now" after a reply naming a loop: its score.
+  const scored = rescored(message, { verbs, choose, steps });
+  if (scored) return scored;
   const chooseWith = (argText?: string) => choose(message, reading, steps, argText);
   const chosen = chooseWith();
   // "My friend lives in Lagos." then "what time is it there?": the place said before.
   const there = chosen.plan.length > 0 && pointsThere(message) &&
     thereBefore(message, chosen.plan, earlier, chooseWith);
   const { plan, missing } = there || chosen;
-  // "What time is it in Oslo?" then "and in Lima?": the read asked before, of the new value;
-  // "again": as it was.
-  const asked = takenBack ? [...earlier, takenBack] : earlier;
-  if (plan.length + missing.length === 0 && asksRepeat(message)) {
-    const repeated = readsOfLatest(asked, { tools, verbs, choose, steps });
+  if (plan.length + missing.length === 0) {
+    const asked = takenBack ? [...earlier, takenBack] : earlier;
+    const later = laterTurn(message, reading, { earlier, asked, tools, verbs, choose, steps });
+    if (later) return later;
+  }
+  // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
+  // how are my loops doing?" lists the loops and asks which one.
+  const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
+  if (plan.length > 0) {
+    // "When it's noon in Chicago, what time is it in Warsaw?": said to be the time now.
+    const note = unrunWrites.length > 0
+      ? missingArgsNote(unrunWrites)
+      : asksAnotherTime(message) && plan.some((step) => readsTheClock(step, tools))
+      ? ONLY_NOW_NOTE
+      : undefined;
+    return { steps: plan, ...(note ? { note } : {}) };
+  }
+  if (missing.length > 0) return { steps: [], note: missingArgsNote(missing) };
+  if (reading.kind === "greeting") return { steps: [], note: greetingNote(message) };
+  return undefined;
+}
+
+/**
+ * A message that plans nothing by its own words, read with the ones before
+ * it: "again", "start another one", "is it done?", "is that ahead of
+ * Lisbon?", "and in Lima?", "toronto specifically", "spec" after "I need the
+ * loop type", "I'm in Perth" after "what time is it here?".
+ */
+function laterTurn(
+  message: string,
+  reading: MessageReading,
+  { earlier, asked, tools, verbs, choose, steps }: Rechoosing & {
+    earlier: readonly string[];
+    /** The earlier messages, with what this one took back. */
+    asked: readonly string[];
+  },
+): Reply | undefined {
+  const rechoosing = { tools, verbs, choose, steps };
+  if (asksRepeat(message)) {
+    const repeated = readsOfLatest(asked, rechoosing);
     if (repeated.length > 0) return { steps: repeated };
   }
   // "start another one" after "start a spec loop": the thing named before.
-  const named = plan.length + missing.length === 0 && reading.kind === "request"
-    ? oneNamed(message, earlier.at(-1), tools)
-    : "";
+  const named = reading.kind === "request" ? oneNamed(message, earlier.at(-1), tools) : "";
   const renamed = named ? choose(named, readMessage(named, { verbs }), steps) : undefined;
   if (renamed && renamed.plan.length > 0) return { steps: renamed.plan };
   if (renamed && renamed.missing.length > 0) {
     return { steps: [], note: missingArgsNote(renamed.missing) };
   }
-  const state = plan.length + missing.length === 0 &&
-    stateOfEarlier(message, reading, asked, { tools, verbs, choose, steps });
-  if (state && state.length > 0) return { steps: state };
-  const compared = plan.length + missing.length === 0 &&
-    comparedWithEarlier(message, asked, { tools, verbs, choose, steps });
-  if (compared && compared.length > 0) return { steps: compared };
-  // "toronto specifically" after a place said to be ambiguous; "spec" after "I need the loop type";
-  // "I'm in Perth" after "what time is it here?".
-  const bare = plan.length + missing.length === 0 &&
-    (namesOnly(message, reading) || answersWhereHere(message, earlier));
-  const again = plan.length + missing.length === 0 && (followsUp(message) || bare) &&
-    askedAgain(message, asked, { tools, verbs, choose, steps });
+  const state = stateOfEarlier(message, reading, asked, rechoosing);
+  if (state.length > 0) return { steps: state };
+  const compared = comparedWithEarlier(message, asked, rechoosing);
+  if (compared.length > 0) return { steps: compared };
+  const bare = namesOnly(message, reading) || answersWhereHere(message, earlier);
+  const again = (followsUp(message) || bare) && askedAgain(message, asked, rechoosing);
   if (again && again.length > 0) return { steps: again };
-  const answer = bare ? completed(message, earlier, { tools, verbs, choose, steps }) : [];
-  if (answer.length > 0) return { steps: answer };
-  // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
-  // how are my loops doing?" lists the loops and asks which one.
-  const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
-  if (plan.length > 0) {
-    return {
-      steps: plan,
-      ...(unrunWrites.length > 0 ? { note: missingArgsNote(unrunWrites) } : {}),
-    };
-  }
-  if (missing.length > 0) return { steps: [], note: missingArgsNote(missing) };
-  if (reading.kind === "greeting") return { steps: [], note: greetingNote(message) };
-  return undefined;
+  const answer = bare ? completed(message, earlier, rechoosing) : [];
+  return answer.length > 0 ? { steps: answer } : undefined;
 }
 
 /**
@@ -479,6 +539,25 @@ const DETERMINERS = new Set(
   ),
 );
 
+/**
+ * A score said without a verb for it ("75 now", "give it 90", "rate it
+ * 8/10"), planned as "record a score of N": the one loop the latest reply
+ * named takes it. A bare number is planned only when that loop is known.
+ */
+function rescored(
+  message: string,
+  { verbs, choose, steps }: Pick<Rechoosing, "verbs" | "choose" | "steps">,
+): Reply | undefined {
+  const said = scoreSaid(message);
+  if (!said) return undefined;
+  const asked = `record a score of ${said.score}`;
+  const { plan, missing } = choose(asked, readMessage(asked, { verbs }), steps);
+  if (plan.length > 0) return { steps: plan };
+  return said.asked && missing.length > 0
+    ? { steps: [], note: missingArgsNote(missing) }
+    : undefined;
+}
+
 /** "I'm in Perth btw" right after a question about the writer's place ("what time is it here?"). */
 function answersWhereHere(message: string, earlier: readonly string[]): boolean {
   const previous = earlier.at(-1);
@@ -531,7 +610,16 @@ function readsOfLatest(
 ): PlannedAction[] {
   for (let i = earlier.length - 1; i >= 0; i--) {
     const previous = earlier[i];
-    const { plan } = choose(previous, readMessage(previous, { verbs }), steps);
+    const reading = readMessage(previous, { verbs });
+    const chosen = choose(previous, reading, steps);
+    // "is it late there?" asked of the place said before it.
+    const { plan } = chosen.plan.length > 0 && pointsThere(previous) &&
+        thereBefore(
+          previous,
+          chosen.plan,
+          earlier.slice(0, i),
+          (argText) => choose(previous, reading, steps, argText),
+        ) || chosen;
     // A follow-up ("no, in Bogota") did what it asked again.
     const done = plan.length > 0 || !followsUp(previous)
       ? plan
@@ -575,6 +663,24 @@ function fitNote(note: string): string {
     length += line.length + 1;
   }
   return lines.length > 0 ? [...lines, "…"].join("\n") : note.slice(0, MAX_NOTE);
+}
+
+/** "there" as a place ("I live there"), not "there is". */
+const THERE_PLACE = /\b(?:over )?there\b(?!\s*(?:is|are|was|were|'s|s|will|has|have)\b)/i;
+
+/** Whether the step reads the time: a read-only tool with "time" in its name. */
+function readsTheClock(step: PlannedAction, tools: readonly PlannerTool[]): boolean {
+  const tool = tools.find((each) => each.name === step.tool);
+  return tool?.readOnly === true && toolProfile(tool).nameWords.has("time");
+}
+
+/** A verb of going just before "there": "I'm going", "we moved". */
+const MOVING =
+  /\b(?:go|goes|going|went|gone|move|moves|moving|moved|travel|travels|travelling|traveling|travelled|traveled|fly|flies|flying|flew|head|heading|headed|come|comes|coming|came|drive|driving|drove|get|getting|got)\s+$/i;
+
+/** `text` as a regular expression matching it literally. */
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The verbs the offered tools answer to. */

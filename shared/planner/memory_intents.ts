@@ -23,7 +23,7 @@ import { withoutLeadingPleasantries, withoutPleasantries } from "./request_readi
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me)\b)`;
 const KEEP_VERB = String
@@ -46,7 +46,7 @@ const REMEMBER_BEFORE = new RegExp(
 const POINTER = String.raw`(?:that|this|it)`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind)(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(
@@ -59,10 +59,10 @@ const NO_FACT =
   /^(?:(?:things?|stuff|anything|everything|something|all of (?:it|that|this|them)|it|that|this|these|those|them|all|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
 
 const WIPE_VERB = String
-  .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|get rid of|throw (?:away|out)|wipe out|clear out)`;
+  .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|get rid of|throw (?:away|out)|wipe out|clear out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|and (?:everything|all) (?:in|of) it)`;
 const FORGET_SESSION = new RegExp(
   String
     .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|chat|thread|discussion|chat history|conversation history|history)(?=${SESSION_END})|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|clear) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
@@ -172,9 +172,7 @@ export function memoryIntent(
     return offered("remember") ? { tool: "remember", args: { fact: clip(fact) } } : undefined;
   }
   // "remember that I like tea" then "forget that": the fact just kept.
-  const kept = FORGET_POINTER.test(message) && previous
-    ? factToKeep(previous, undefined)
-    : undefined;
+  const kept = FORGET_POINTER.test(message) && previous ? keptBy(previous) : undefined;
   if (kept !== undefined) {
     return offered("forget") ? { tool: "forget", args: { what: clip(kept) } } : undefined;
   }
@@ -208,10 +206,18 @@ export function amendedFact(
   tools: readonly PlannerTool[],
   previous: string | undefined,
 ): PlannedAction[] | undefined {
-  const kept = previous === undefined ? undefined : factToKeep(previous, undefined);
+  if (previous === undefined) return undefined;
+  const message = written.replaceAll("\u2019", "'");
+  // "and that her office is on floor 3" after any ask about a fact.
+  const another = ADDS_FACT.exec(message)?.[1];
+  const afterFact = keptBy(previous) !== undefined || CORRECTS_FACT.test(previous) ||
+    ADDS_TO_FACT.test(previous);
+  if (another !== undefined && afterFact && tools.some((tool) => tool.name === "remember")) {
+    return [{ tool: "remember", args: { fact: clip(another) } }];
+  }
+  const kept = keptBy(previous);
   const head = kept === undefined ? undefined : factHead(kept);
   if (kept === undefined || head === undefined) return undefined;
-  const message = written.replaceAll("\u2019", "'");
   const corrected = CORRECTS_FACT.exec(message)?.[1];
   const adding = corrected === undefined ? ADDS_TO_FACT.exec(message) : null;
   const value = corrected ?? adding?.[1] ?? adding?.[2];
@@ -231,14 +237,16 @@ export function amendedFact(
 
 /** Words no value of a fact holds: small talk, pronouns, questions, "there". */
 const NOT_A_VALUE =
-  /\b(?:me|you|him|her|us|them|it|that|this|so|mine|yours|not|sure|problem|worries|thanks|thank|bad|mind|kidding|joking|what|why|how|who|when|where|there|here|then|now|time|ok|okay|cool|great|fine|right|yes|yeah|yep|please|idea|clue|know|sorry|wait|again)\b/i;
+  /\b(?:me|you|him|her|us|them|it|that|this|so|mine|yours|not sure|sure|problem|worries|thanks|thank|bad|mind|kidding|joking|what|why|how|who|when|where|there|here|then|now|time|ok|okay|cool|great|fine|right|yes|yeah|yep|please|idea|clue|know|sorry|wait|again)\b/i;
 
 /** "no, it's blue", "actually, make that blue", "sorry I meant blue": the value meant instead. */
 const CORRECTS_FACT =
-  /^\W*(?:(?:no|nope|sorry|oops|wait|actually|correction|my bad|i mean|i meant|make (?:it|that)|change (?:it|that) to)\b[\s,.:!-]*)+(?:(?:it's|it is|its|it was|that's|that is)\s+)?(\p{L}[^.!?]*?)[\s.!]*$/iu;
+  /^\W*(?:(?:no|nope|nah|sorry|oops|wait|actually|hmm|um|er|correction|my bad|i mean|i meant|make (?:it|that)|change (?:it|that) to)\b[\s,.:!-]*)+(?:(?:it's|it is|its|it was|that's|that is)\s+)?([\p{L}\p{N}][^.!?]*?)[\s.!]*$/iu;
 /** "and mushrooms too", "also olives", "mushrooms as well": another value for the same fact. */
 const ADDS_TO_FACT =
-  /^\W*(?:(?:and|also|plus|oh and)\s+)(\p{L}[^.!?]*?)(?:\s+(?:too|as well|also))?[\s.!]*$|^\W*(\p{L}[^.!?]*?)\s+(?:too|as well)[\s.!]*$/iu;
+  /^\W*(?:(?:and|also|plus|oh and)\s+)+(\p{L}[^.!?]*?)(?:\s+(?:too|as well|also))?[\s.!]*$|^\W*(\p{L}[^.!?]*?)\s+(?:too|as well)[\s.!]*$/iu;
+/** "and that her office is on floor 3": another fact, said whole. */
+const ADDS_FACT = /^\W*(?:and|also|plus)\s+(?:also\s+)?that\s+(\p{L}[^?]*?)[\s.!]*$/iu;
 
 /**
  * A kept fact without its value: "my favourite colour is" for "my favourite
@@ -247,7 +255,7 @@ const ADDS_TO_FACT =
  */
 function factHead(fact: string): string | undefined {
   const head = /^(.*?\b(?:is|are|was|were|am)\b)\s+\S/i.exec(fact)?.[1] ??
-    /^((?:i|we)\s+(?:(?:really|also|don't|do not|never|always|usually)\s+)?\p{L}+)\s+\S/iu
+    /^((?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:(?:really|also|don't|do not|never|always|usually)\s+)?\p{L}+)\s+\S/iu
       .exec(fact)?.[1];
   if (head === undefined) return undefined;
   // "my dog is called", "I live in": the words before the value that only lead to it.
@@ -268,6 +276,11 @@ function withSubject(fact: string | undefined, previous: string | undefined): st
     : /^\W*(?:what|which|who|where|when)(?:'s|\s+is|\s+are)\s+(my\s+[^?]+?)\W*$/i
       .exec(previous.replaceAll("\u2019", "'"))?.[1];
   return asked === undefined ? fact : `${asked} is ${value}`;
+}
+
+/** The fact a message kept whole: "remember that …", or "and that …" after one. */
+function keptBy(message: string): string | undefined {
+  return factToKeep(message, undefined) ?? ADDS_FACT.exec(message.replaceAll("\u2019", "'"))?.[1];
 }
 
 /** The fact a message asks to keep, if it asks to keep one. */

@@ -20,6 +20,8 @@ const CAPABILITY_QUESTIONS = [
   /^(?:help|menu|commands|tools|capabilities)$/,
   /^(?:what|who) are you$/,
   /^(?:can|could) you help(?: me)?$/,
+  // "can you do anything besides telling the time?"
+  /\b(?:can|could) you do (?:anything|something|more|other things)(?: else)? (?:besides|other than|apart from|except|than)\b/,
   /\bwhat (?:else )?(?:can|could) (?:you|u|i) (?:do|ask|help|use)\b/,
   /\bwhat (?:do|are) you (?:do|able|capable|good|for|offer)\b/,
   /\bhow (?:can|could|do|would) you help\b/,
@@ -95,7 +97,7 @@ export function toolsAboutNote(message: string, tools: readonly PlannerTool[]): 
  * "explain …", "how does … work", over lower-case words.
  */
 const WHAT_IS =
-  /^(?:(?:so|ok|okay|and|but|hmm|sorry)\s+)*(?:what (?:s|is) an?|what are|what does an?|explain(?: what)?(?: an?| the)?|how (?:does|do)(?: an?| the)?|tell me about(?: an?| the)?)\s+(.+?)(?:\s+(?:exactly|again|mean|means|work|works|do|anyway|actually|is|are))*$/;
+  /^(?:(?:so|ok|okay|and|but|hmm|sorry)\s+)*(?:what (?:s|is) an?|what are|what does an?|explain(?: what)?(?: an?| the)?|how (?:does|do)(?: an?| the)?|tell me about(?: an?| the)?)\s+(.+?)(?:\s+(?:exactly|again|mean|means|work|works|do|anyway|actually|is|are|here|to me|for me|please|briefly|simply))*$/;
 /** What makes the words no thing to explain: the writer's own, a pronoun, a place or a number. */
 const NOT_A_THING =
   /\b(?:my|your|our|its|this|that|these|those|i|you|we|it|they|them|me|us|there|here|in|at|of|for|to|new|up|next|going|happening|wrong|\d+)\b/;
@@ -144,6 +146,21 @@ const ACKNOWLEDGING = new Set(
 /** The note for a question about the writer that neither memory nor earlier messages answer. */
 export const UNKNOWN_ABOUT_YOU_NOTE =
   'I don\'t know that yet: nothing you asked me to remember says it. Tell me with "remember that …" and I will keep it for your later conversations.';
+
+/**
+ * The note beside a read of the time for a message that asks about another
+ * time of day ("when it's noon in Chicago, what time is it in Warsaw?").
+ */
+export const ONLY_NOW_NOTE =
+  "That is the time now: I can only tell the current time, not work out another time of day.";
+
+/** Whether the message asks about a time of day other than now: "when it's 9am in …", "convert 5pm …". */
+export function asksAnotherTime(message: string): boolean {
+  return ANOTHER_TIME.test(tokenize(message).join(" "));
+}
+
+const ANOTHER_TIME =
+  /\b(?:when|if|once) it (?:s|is|will be|gets to) (?:\d{1,2}(?: \d{2})? ?(?:am|pm|o clock)?|noon|midnight|midday)\b|\bconvert \d{1,2}(?: \d{2})? ?(?:am|pm)?\b|\b\d{1,2}(?: \d{2})? ?(?:am|pm) (?:in|for) \w+ (?:is|would be|will be) (?:what|when)\b/;
 
 /** The note for a message that takes back what it asked ("never mind"). */
 export const LET_GO_NOTE =

@@ -72,10 +72,14 @@ export function followsUp(written: string): boolean {
 
 /** "wait, I meant kyoto", "no, Austin Texas", "sorry, in Lima": the value the last question should have had. */
 const CORRECTION =
-  /^\W*((?:(?:no|nope|sorry|oops|wait|actually|ah|oh)\W+)+(?:i\s+meant?\s+)?|(?:i\s+meant?\s+))(?:in\s+|for\s+)?(\p{L}[\p{L}\s'.-]*?)\W*$/iu;
+  /^\W*((?:(?:no|nope|nah|sorry|oops|wait|actually|ah|oh|hmm)\W+)+(?:i\s+meant?\s+)?|(?:i\s+meant?\s+))(?:the\s+one\s+)?(?:in\s+|for\s+)?(\p{L}[\p{L}\s'.-]*?)\W*$/iu;
+/** "moscow i mean", "the one in Alabama": the value first, or the one of several named by where. */
+const CORRECTION_AFTER =
+  /^\W*(?:(?:no|nope|nah|sorry|oh|ah)\W+)*(?:(\p{L}[\p{L}\s'.-]*?)\s+i\s+mean[t]?|the\s+one\s+in\s+(\p{L}[\p{L}\s'.-]*?))\W*$/iu;
 
 function corrects(sentence: string): boolean {
-  const value = CORRECTION.exec(sentence)?.[2];
+  const after = CORRECTION_AFTER.exec(sentence);
+  const value = CORRECTION.exec(sentence)?.[2] ?? after?.[1] ?? after?.[2];
   if (!value) return false;
   const words = tokenize(value);
   return words.length <= 3 && !words.some((word) => NOT_A_VALUE.has(word) || GREETING.has(word));
@@ -100,7 +104,7 @@ export function namesOnly(message: string, reading: MessageReading): boolean {
 
 /** "again", "do that again", "once more please": the last request as it was. */
 export function asksRepeat(written: string): boolean {
-  return /^\W*(?:(?:ok|okay|and|so|please|can you|could you)\W+)*(?:(?:do|run|check|try) (?:that|it|this) (?:again|once more)|again|once more|one more time|same again|repeat that|refresh)(?:\W+please)?\W*$/i
+  return /^\W*(?:(?:ok|okay|and|so|please|can you|could you)\W+)*(?:(?:do|run|check|try|say) (?:that|it|this) (?:again|once more)|again|once more|one more time|same again|repeat that|come again|refresh)(?:\W+please)?\W*$/i
     .test(withoutLeadingPleasantries(written));
 }
 
@@ -146,11 +150,32 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those))?` +
     String.raw`|how s it going|how is it going|should i (?:keep going|continue|stop)` +
+    String
+      .raw`|(?:what|which) (?:type|kind) (?:of loop )?(?:is|was) (it|that|this|that one|this one)` +
+    String
+      .raw`|what should (?:i|we) do (?:next|now)|what do (?:i|we) do (?:next|now)|now what|what now` +
     String.raw`)\s*$`,
 );
 
+/**
+ * A score said without a verb for it, or with a loose one: "give it 90", "75
+ * now", "45 this time", "actually make that 58", "it's at 88 now", "first
+ * version scored 72", "rate it 8/10" (80); the score and whether words asked
+ * for it, or undefined.
+ */
+export function scoreSaid(written: string): { score: number; asked: boolean } | undefined {
+  const match = SCORE_SAID.exec(written.trim());
+  if (!match) return undefined;
+  const [, asked, number, outOf] = match;
+  const score = Number(number) * (outOf === "10" ? 10 : 1);
+  return score <= 100 ? { score, asked: asked !== undefined } : undefined;
+}
+
+const SCORE_SAID =
+  /^\W*(?:(?:ok|okay|actually|now|hmm|then|so|and|well|no)\W+)*((?:give|rate|grade|mark|score)\s+(?:it|this|that|the loop)(?:\s+an?)?|make\s+(?:it|that)|(?:it's|it is|its|it’s|we're|we are|now)\s+at|(?:the\s+)?(?:first|next|new|latest|second|third|this)\s+(?:version|draft|one|try|attempt|round)\s+(?:scored|got|gets|is|was)(?:\s+at)?|scored?|got)?\s*(\d{1,3})(?:\s*(?:\/\s*(10|100)|%|points?))?(?:\s+(?:now|this time|instead|then|please))*[\s.!]*$/i;
+
 const COMPARES_WITH_THAT =
-  /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)*(?:is|isn't|isnt|are|was)\s+(?:that|it|this|this one|that one|they)\s+(?:(?:\d+|many|a few|several)\s+hours?\s+)?(?:ahead|behind|earlier|later|the\s+same|same|different)\b/i;
+  /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)*(?:(?:is|isn't|isnt|are|was)\s+(?:that|it|this|this one|that one|they)\s+(?:(?:\d+|many|a few|several)\s+hours?\s+)?(?:ahead|behind|earlier|later|the\s+same|same|different)\b|(?:the\s+)?same\s+(?:time\s+|zone\s+)?as\b)|\b(?:are|is)\s+(?:they|those|these|both|the two)\s+(?:in\s+)?(?:the\s+)?same\b/i;
 const COMPARES_BOTH =
   /^\W*(?:(?:and|ok|okay|so|what about|how about)\W+)*(?:between|from)\s+\p{L}[\p{L}\s'.-]*?\s+(?:and|to|vs)\s+\p{L}[\p{L}\s'.-]*?\W*$/iu;
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;

@@ -386,19 +386,20 @@ function takesValue(tool: PlannerTool, word: string): boolean {
  */
 function topicWords(text: string, implied = impliedTopicWords(text)): Set<string> {
   const plain = text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 ")
-    .replace(IDIOMS, (idiom) => idiom.replace(/\b(?:time|loop)\b/i, ""));
+    .replace(IDIOMS, (idiom) => idiom.replace(/\b(?:time|loop|days?)\b/gi, ""));
   const words = contentWords(plain).filter((word) => !/^\d+$/.test(word));
   return new Set([...words, ...implied]);
 }
 
 /**
  * "Time" that is not the clock's: "last time", "on time", "spare time", "do I
- * have time", "time complexity", "time off", "time flies", and the time of
- * something else ("what time does the store close", "what time is the
- * meeting", "what time is sunset"); not "the time in Lima", "local time", "the
- * same time zone", "a good time to call Sydney" (the time there helps) or
- * "what time is it". And a "loop" that is no refinement loop: "on loop", "on
- * a loop".
+ * have time", "time complexity", "time off", "time flies", "where did the
+ * time go", "about time", and the time of something else ("what time does the
+ * store close", "what time is the meeting", "what time is sunset"); not "the
+ * time in Lima", "local time", "the same time zone", "a good time to call
+ * Sydney" (the time there helps), "what time do they have in Oslo" or "what
+ * time is it". A "day" that is no date: "how's your day going", "what days do
+ * I train". And a "loop" that is no refinement loop: "on loop", "on a loop".
  */
 const IDIOMS = new RegExp(
   [
@@ -406,7 +407,9 @@ const IDIOMS = new RegExp(
       .raw`\b(?:last|next|first|this|every|each|any|some|spare|free|on|in|long|hard|rough|same|full|part|half|all the|at the|have|had|has|enough|no|more|less|much|saving|screen|quality|from time to)\s+time\b(?!\s+zones?\b)`,
     String
       .raw`\btime\s+(?:complexity|off|management|travel|machine|line|frame|slot|sheet|limit|out|capsule|series|span|stamp|being)\b`,
-    String.raw`\bwhat\s+time\s+(?:does|do|did|should|would|will)\s+(?!it\b)`,
+    // Not "what time do they have in …": the clock there.
+    String
+      .raw`\bwhat\s+time\s+(?:does|do|did|should|would|will)\s+(?!it\b|(?:they|you|people|we|folks)\s+have\b)`,
     String.raw`\bwhat\s+time\s+(?:is|was|are|were)\s+(?:the|my|our|your|his|her|their)\s`,
     String.raw`\btime\s+(?:flies|flew|heals|will tell|is money|after time|and again)\b`,
     String
@@ -415,6 +418,11 @@ const IDIOMS = new RegExp(
     String
       .raw`\bwhat\s+time\s+(?:is|was|s)\s+(?:sunrise|sunset|dawn|dusk|twilight|high\s+tide|low\s+tide|breakfast|brunch|lunch|dinner|supper|kickoff|kick-off|tip-off|mass|church|prayers?|class|school|practice|rehearsal|checkout|check-out|check-in|boarding|departure|arrival|curfew|happy\s+hour|closing|opening)\b`,
     String.raw`\bon\s+(?:a\s+)?loop\b`,
+    // "how's your day going?", "where did the time go", "it's about time", "what days do I train?"
+    String
+      .raw`\bhow(?:'s|\s+is|\s+was|\s+s)\s+(?:your|the|my)\s+day\b|\byour\s+day\s+(?:going|been)\b|\bwhere\s+(?:did|does|has)\s+the\s+time\s+(?:go|gone)\b|\b(?:about|high)\s+time\b(?!\s+zones?\b)`,
+    String
+      .raw`\bwhat\s+days?\s+(?:do|does|did|should|will|can|am|is|are)\s+(?:i|we|my|our)\b`,
   ].join("|"),
   "gi",
 );

@@ -172,6 +172,11 @@ const ASKS_MEMORY = [
   String
     .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) (?:your|my) memory(?: bank)?${ABOUT_ME}`,
   String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
+  // "show me your notes about me" (not "my notes": a notes tool's)
+  String.raw`your notes${ABOUT_ME}`,
+  // "which facts about me did you save"
+  String
+    .raw`(?:what|which) (?:facts|things|info|information|details|notes)${ON_ME} (?:do|did|have) you (?:${KEPT}|have|got|save|store|keep|note|remember)`,
   String
     .raw`(?:what|which) (?:facts|things|info|information|details) (?:do|did|have) you (?:${KEPT}|(?:have|got)${ABOUT_ME})`,
   // "what have I told you to remember", "remind me what I asked you to keep in mind"
@@ -277,6 +282,7 @@ const ASKED_EARLIER = new RegExp(
       .raw`\b(i|you|we) (?:were|was) (?:just )?(?:talking|asking|saying|chatting|discussing) about`,
     String
       .raw`\bwhat (?:was|were|is|are) (my|your|our) (?:(first|very first)|last|previous|earlier|latest|other) (?:messages?|questions?)`,
+    String.raw`\bwhat did (i|you|we) (?:(open|start|begin) with|say first)`,
     // "summarize this chat", "recap our conversation": what the user asked in it.
     String
       .raw`\b(?:summari[sz]e|recap|sum up|go over|give me a (?:summary|recap) of) (?:this|our|the) (?:chat|conversation|session|thread|discussion)`,

@@ -235,6 +235,136 @@ Deno.test("later turns are read with the conversation before them", async (t) =>
       assert.match(cities.summaryMessage!, /"time in Accra"/);
     });
 
+    await t.step("more follow-ups on a time: 'same as …', '… i mean', 'the one in …'", async () => {
+      const same = newChat("same");
+      await same("time in Denver");
+      assert.deepEqual(steps(await same("same as Chicago, right?")), [
+        time("Denver"),
+        time("Chicago"),
+      ]);
+      await same("time in Accra");
+      assert.deepEqual(steps(await same("and Lagos, are they in the same zone?")), [
+        time("Accra"),
+        time("Lagos"),
+      ]);
+      const meant = newChat("meant");
+      await meant("what time is it in Canada");
+      assert.deepEqual(steps(await meant("vancouver i mean")), [time("vancouver")]);
+      await meant("time in Portland");
+      assert.deepEqual(steps(await meant("no, the one in Oregon")), [time("Oregon")]);
+      await meant("time in Tokyo");
+      assert.deepEqual(steps(await meant("is it tomorrow there?")), [time("Tokyo")]);
+      assert.deepEqual(steps(await meant("come again?")), [time("Tokyo")]);
+    });
+
+    await t.step("the time asked without its word, and places by offset", async () => {
+      const say = newChat("asked");
+      assert.deepEqual(steps(await say("can I ring my dad in Auckland now or is he asleep")), [
+        time("Auckland"),
+      ]);
+      assert.deepEqual(steps(await say("what time do people have in Oslo")), [time("Oslo")]);
+      const offset = await say("time in GMT-4 please");
+      assert.deepEqual(steps(offset), [time("GMT-4")]);
+      assert.match(offset.summaryMessage!, /^In UTC-4 it is .* GMT-4\.$/);
+      assert.deepEqual(steps(await say("time in belfast")), [time("belfast")]);
+      assert.match((await say("time in the Falklands")).summaryMessage!, /Atlantic\/Stanley/);
+      // Another time of day than now is said to be beyond it.
+      const other = await say("if it's 8am in Madrid, what time is it in Lima?");
+      assert.deepEqual(steps(other), [time("Lima")]);
+      assert.match(other.summaryMessage!, /That is the time now: I can only tell the current time/);
+    });
+
+    await t.step("a relative's place, and 'for me', come from what was said", async () => {
+      const say = newChat("whose");
+      await say("remember my nephew lives in Quito");
+      assert.deepEqual(steps(await say("what time is it for my nephew?")), [time("Quito")]);
+      const us = newChat("us");
+      await us("we're staying in Lisbon this week");
+      assert.deepEqual(steps(await us("what's the time for us?")), [time("Lisbon")]);
+    });
+
+    await t.step("'there' in a fact is the place just asked about", async () => {
+      const say = newChat("there");
+      assert.deepEqual(
+        steps(await say("what's the time in Rome and remember that we're flying there in June")),
+        [time("Rome"), ["remember", { fact: "we're flying to Rome in June" }]],
+      );
+      await say("time in Hanoi");
+      assert.deepEqual(steps(await say("nice, remember that my supplier is there")), [
+        ["remember", { fact: "my supplier is in Hanoi" }],
+      ]);
+      // "There is" is no place.
+      assert.deepEqual(steps(await say("remember that there is a fee")), [
+        ["remember", { fact: "there is a fee" }],
+      ]);
+    });
+
+    await t.step("more ways to keep, amend and list facts", async () => {
+      const say = newChat("facts");
+      assert.deepEqual(steps(await say("my shoe size is 42, please remember")), [
+        ["remember", { fact: "my shoe size is 42" }],
+      ]);
+      assert.deepEqual(steps(await say("um, I meant 43")), [
+        ["forget", { what: "my shoe size is 42" }],
+        ["remember", { fact: "my shoe size is 43" }],
+      ]);
+      assert.deepEqual(steps(await say("and that my hat size is 7")), [
+        ["remember", { fact: "my hat size is 7" }],
+      ]);
+      assert.deepEqual(steps(await say("oops, forget that")), [
+        ["forget", { what: "my hat size is 7" }],
+      ]);
+      await say("remember I'm learning French");
+      assert.deepEqual(steps(await say("and also Italian")), [
+        ["remember", { fact: "I'm learning Italian" }],
+      ]);
+      for (const question of ["which details about me have you kept", "show me your notes on me"]) {
+        assert.match((await say(question)).summaryMessage!, /my shoe size is 43/, question);
+      }
+    });
+
+    await t.step("a score said loosely goes to the loop just named", async () => {
+      const say = newChat("score");
+      const started = await say("open a plan loop");
+      const id = /with id ([0-9a-f]{8})/.exec(started.summaryMessage!)![1];
+      const score = (n: number): Step[] => [[
+        "decide_loop_next_action",
+        { loop_id: id, current_score: n },
+      ]];
+      assert.deepEqual(steps(await say("give it 70")), score(70));
+      assert.deepEqual(steps(await say("81 now")), score(81));
+      assert.deepEqual(steps(await say("the second draft got 66")), score(66));
+      assert.deepEqual(steps(await say("rate it 7/10")), score(70));
+      // Its state is read (beside the listing their words also ask for).
+      for (const question of ["what kind of loop is it?", "what should we do now?"]) {
+        assert.deepEqual(steps(await say(question))[0], ["get_loop_status", { loop_id: id }]);
+      }
+      // A bare number with no loop named before scores nothing.
+      const other = newChat("score-other");
+      await other("time in Oslo");
+      assert.deepEqual(steps(await other("64")), []);
+    });
+
+    await t.step("more wordings: deleting the chat, what else it does, how it began", async () => {
+      const say = newChat("more");
+      for (const message of ["scrap this conversation", "delete this chat and everything in it"]) {
+        assert.deepEqual(steps(await say(message)), [["forget_session", {}]], message);
+      }
+      const other = newChat("more-other");
+      const can = await other("could you do something other than the time?");
+      assert.deepEqual(steps(can), []);
+      assert.match(can.summaryMessage!, /^I choose among my tools/);
+      await other("time in Lima");
+      assert.match(
+        (await other("what did I start with?")).summaryMessage!,
+        /^Earlier you wrote:\n- "could you do something other than the time\?"$/,
+      );
+      assert.match(
+        (await other("explain working memory to me")).summaryMessage!,
+        /no language model here to explain "working memory"[\s\S]*\(remember\)/,
+      );
+    });
+
     await t.step("idioms with 'time' or 'loop' ask for neither", async () => {
       const say = newChat("idiom");
       for (
@@ -244,6 +374,10 @@ Deno.test("later turns are read with the conversation before them", async (t) =>
           "what time is lunch at the office?",
           "what time is sunrise in Lisbon",
           "we had a lovely time in Porto",
+          "how was your day?",
+          "where has the time gone",
+          "it's high time we started",
+          "what days do we meet?",
         ]
       ) {
         const tools = steps(await say(message)).map(([tool]) => tool);

@@ -939,7 +939,8 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
       );
       assert.deepEqual(timeFirst.plan.slice(0, 2).map((step) => [step.tool, step.args]), [
         ["get_current_time", { time_zone: "Nuuk" }],
-        ["remember", { fact: "my cousin moved there" }],
+        // "there" kept as the place the read named.
+        ["remember", { fact: "my cousin moved to Nuuk" }],
       ]);
       const listFirst = await ask(
         "show my loops. Then erase this thread",
