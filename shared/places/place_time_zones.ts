@@ -60,19 +60,37 @@ export function resolvePlace(text: string): Place | undefined {
 
 /**
  * "UTC+5", "GMT -3": a whole-hour offset as IANA's `Etc/GMT∓h` zone (whose
- * sign is the other way round); undefined for anything else, and for an
- * offset IANA has no zone for ("UTC+5:30": name a place instead).
+ * sign is the other way round); "UTC+5:30" as the zone that keeps that
+ * offset all year (`Asia/Kolkata`); undefined for anything else.
  */
 function offsetZone(name: string): PlaceZone | undefined {
-  const match = /^(?:utc|gmt)\s*([+-−])\s*(\d{1,2})(?::?00)?$/i.exec(name);
+  const match = /^(?:utc|gmt)\s*([+-−])\s*(\d{1,2})(?::?(\d{2}))?$/i.exec(name);
   if (!match) return undefined;
   const hours = Number(match[2]);
   const east = match[1] === "+";
+  if (match[3] !== undefined && match[3] !== "00") {
+    // "UTC+5:30": the zone that keeps that offset all year.
+    const label = `UTC${east ? "+" : "-"}${hours}:${match[3]}`;
+    const zone = PART_HOUR_ZONES[`${east ? "+" : "-"}${hours}:${match[3]}`];
+    return zone ? { zone, label } : undefined;
+  }
   if (hours === 0) return { zone: "UTC", label: "UTC" };
   if (hours > (east ? 14 : 12)) return undefined;
   const label = `UTC${east ? "+" : "-"}${hours}`;
   return { zone: `Etc/GMT${east ? "-" : "+"}${hours}`, label };
 }
+
+/** Offsets off the whole hour, each the zone that keeps it all year (no daylight saving). */
+const PART_HOUR_ZONES: Record<string, string> = {
+  "+3:30": "Asia/Tehran",
+  "+4:30": "Asia/Kabul",
+  "+5:30": "Asia/Kolkata",
+  "+5:45": "Asia/Kathmandu",
+  "+6:30": "Asia/Yangon",
+  "+8:45": "Australia/Eucla",
+  "+9:30": "Australia/Darwin",
+  "-9:30": "Pacific/Marquesas",
+};
 
 /** What time it is in one zone of a place. */
 export interface PlaceTime {

@@ -98,7 +98,7 @@ function findArg(
 
 /** Words for the writer's own place: "where I live", "my city", "here". */
 const WRITERS_PLACE =
-  /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|place|location|home|area|country)|at home|my local|local to me|(?<!\bin )here|(?:it|time) (?:for|with) (?:me|us))\b/;
+  /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|hometown|home town|place|location|home|area|country|neighbourhood|neighborhood)|at home|my local|local to me|(?<!\bin )here|(?:it|time) (?:for|with) (?:me|us))\b/;
 /** A relative's place: "what time is it for my cousin?", "… where my sister lives". */
 const PERSONS_PLACE = /\b(?:for|where|with) my (\w+)\b/;
 
@@ -111,7 +111,7 @@ export function asksAboutWritersPlace(message: string): boolean {
 
 /** A sentence saying where the writer is: "I'm in Perth", "I live in Lisbon", "we moved to Oslo". */
 const LOCATES_WRITER =
-  /^(?:(?:hi|hello|hey|btw|oh|ok|okay|well|fyi|by the way|actually)\s+)*(?:i|we)\s+(?:(?:m|am|re|are|live|living|stay|staying|work|currently|now|actually|just|moved|based|located|from)\s+)*(?:in|at|from|to)\s+\S/;
+  /^(?:(?:hi|hello|hey|btw|oh|ok|okay|well|fyi|by the way|actually)\s+)*(?:i|we)\s+(?:(?:m|am|re|are|live|living|stay|staying|work|currently|now|actually|just|moved|based|located|from)\s+)*(?:in|at|from|to)\s+\S|^(?:(?:hi|hello|hey)\s+)*i\s+(?:m|am)\s+\p{L}+\s+from\s+\S/u;
 
 /** Whether the message says where the writer is ({@link LOCATES_WRITER}). */
 export function locatesWriter(message: string): boolean {
@@ -145,8 +145,9 @@ function keptPlace(
   for (const fact of memoryStatements(context.workingMemory).reverse()) {
     // About the writer alone: "I live in Lyon", "my home is in Porto"; not "my sister lives in Perth".
     const words = tokenize(fact);
-    const own = /^(?:i|im|we|my (?:home|address|city|town|place|location|flat|apartment|house))$/
-      .test(words[0] === "my" ? words.slice(0, 2).join(" ") : words[0]);
+    const own =
+      /^(?:i|im|we|my (?:home|hometown|address|city|town|place|location|flat|apartment|house))$/
+        .test(words[0] === "my" ? words.slice(0, 2).join(" ") : words[0]);
     if (!own || words.some(isPersonWord)) continue;
     const found = findAcceptedPhrase(name, property, fact, acceptsArg);
     if (found !== undefined) return found;

@@ -31,7 +31,7 @@ import {
   recallStatements,
   withoutMemoryQuestion,
 } from "../tools/recall.ts";
-import { amendedFact, memoryAskEnds, memoryIntent } from "./memory_intents.ts";
+import { amendedFact, clip, memoryAskEnds, memoryIntent } from "./memory_intents.ts";
 import {
   asksAnotherTime,
   asksForCapabilities,
@@ -201,11 +201,11 @@ export class HeuristicPlanner implements Planner {
     ));
     if (place === undefined) return steps;
     // "going there" is "going to Paris"; "lives there", "lives in Paris".
-    const fact = (steps[at].args.fact as string).replace(
+    const fact = clip((steps[at].args.fact as string).replace(
       THERE_PLACE,
       (_there, offset: number, text: string) =>
         `${MOVING.test(text.slice(0, offset)) ? "to" : "in"} ${place}`,
-    );
+    ));
     return steps.map((step, i) => i === at ? { ...step, args: { ...step.args, fact } } : step);
   }
 

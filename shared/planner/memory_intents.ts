@@ -23,9 +23,9 @@ import { withoutLeadingPleasantries, withoutPleasantries } from "./request_readi
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
-const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me)\b)`;
+const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me|your)\b)`;
 const KEEP_VERB = String
   .raw`(?:remember|memori[sz]e|keep in mind|note|make a note(?: of)?|take note(?: of)?|(?:don'?t|do not|never) forget)`;
 /**
@@ -59,13 +59,13 @@ const NO_FACT =
   /^(?:(?:things?|stuff|anything|everything|something|all of (?:it|that|this|them)|it|that|this|these|those|them|all|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
 
 const WIPE_VERB = String
-  .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|get rid of|throw (?:away|out)|wipe out|clear out)`;
+  .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|get rid of|throw (?:away|out)|wipe out|clear out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|and (?:everything|all) (?:in|of) it)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|chat|thread|discussion|chat history|conversation history|history)(?=${SESSION_END})|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|clear) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|conversation history|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|clear) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
@@ -220,7 +220,9 @@ export function amendedFact(
   if (kept === undefined || head === undefined) return undefined;
   const corrected = CORRECTS_FACT.exec(message)?.[1];
   const adding = corrected === undefined ? ADDS_TO_FACT.exec(message) : null;
-  const value = corrected ?? adding?.[1] ?? adding?.[2];
+  // "I'm vegetarian actually": the value without the word that marks it as one.
+  const value = (corrected ?? adding?.[1] ?? adding?.[2])
+    ?.replace(/[\s,]+(?:actually|instead|then|now)$/i, "");
   if (value === undefined || value.split(/\s+/).length > 4 || NO_FACT.test(value)) return undefined;
   // "no problem", "actually, thanks", "and you?", "and the time there": no value.
   if (NOT_A_VALUE.test(value)) return undefined;
@@ -237,11 +239,11 @@ export function amendedFact(
 
 /** Words no value of a fact holds: small talk, pronouns, questions, "there". */
 const NOT_A_VALUE =
-  /\b(?:me|you|him|her|us|them|it|that|this|so|mine|yours|not sure|sure|problem|worries|thanks|thank|bad|mind|kidding|joking|what|why|how|who|when|where|there|here|then|now|time|ok|okay|cool|great|fine|right|yes|yeah|yep|please|idea|clue|know|sorry|wait|again)\b/i;
+  /\b(?:me|you|him|her|us|them|it|that|this|so|mine|yours|not sure|sure|problem|worries|thanks|thank|bad|mind|kidding|joking|what|why|how|who|when|where|there|here|then|now|time|ok|okay|cool|great|fine|yes|yeah|yep|please|idea|clue|know|sorry|wait|again)\b/i;
 
 /** "no, it's blue", "actually, make that blue", "sorry I meant blue": the value meant instead. */
 const CORRECTS_FACT =
-  /^\W*(?:(?:no|nope|nah|sorry|oops|wait|actually|hmm|um|er|correction|my bad|i mean|i meant|make (?:it|that)|change (?:it|that) to)\b[\s,.:!-]*)+(?:(?:it's|it is|its|it was|that's|that is)\s+)?([\p{L}\p{N}][^.!?]*?)[\s.!]*$/iu;
+  /^\W*(?:(?:no|nope|nah|sorry|oops|wait|actually|hmm|um|er|oh|ah|correction|my bad|i mean|i meant|make (?:it|that)|change (?:it|that) to)\b[\s,.:!-]*)+(?:(?:it's|it is|its|it was|that's|that is)\s+)?([\p{L}\p{N}][^.!?]*?)[\s.!]*$/iu;
 /** "and mushrooms too", "also olives", "mushrooms as well": another value for the same fact. */
 const ADDS_TO_FACT =
   /^\W*(?:(?:and|also|plus|oh and)\s+)+(\p{L}[^.!?]*?)(?:\s+(?:too|as well|also))?[\s.!]*$|^\W*(\p{L}[^.!?]*?)\s+(?:too|as well)[\s.!]*$/iu;
@@ -256,7 +258,9 @@ const ADDS_FACT = /^\W*(?:and|also|plus)\s+(?:also\s+)?that\s+(\p{L}[^?]*?)[\s.!
 function factHead(fact: string): string | undefined {
   const head = /^(.*?\b(?:is|are|was|were|am)\b)\s+\S/i.exec(fact)?.[1] ??
     /^((?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:(?:really|also|don't|do not|never|always|usually)\s+)?\p{L}+)\s+\S/iu
-      .exec(fact)?.[1];
+      .exec(fact)?.[1] ??
+    // "I'm vegan": the value right after "I'm".
+    /^((?:i|we)(?:'m|'re|\s+am|\s+are))\s+\S/i.exec(fact)?.[1];
   if (head === undefined) return undefined;
   // "my dog is called", "I live in": the words before the value that only lead to it.
   const leading = /^\s+((?:(?:called|named|on|in|at|from|to|by|a|an|the)\s+)*)\S/i
@@ -293,6 +297,7 @@ function factToKeep(message: string, previous: string | undefined): string | und
   return fact && /[\p{L}\p{N}]/u.test(fact) && !NO_FACT.test(fact.trim()) ? fact : undefined;
 }
 
-function clip(text: string): string {
+/** A fact or what to forget as the memory tools take it: one line, at most 500 characters. */
+export function clip(text: string): string {
   return text.replace(/\s+/g, " ").trim().replace(/[\s,;:–—-]+$/, "").slice(0, 500);
 }

@@ -74,16 +74,19 @@ function leadPhrase(tool: PlannerTool): string {
  * writer's own thing is the tools' to read).
  */
 export function toolsAboutNote(message: string, tools: readonly PlannerTool[]): string | undefined {
-  const asked = WHAT_IS.exec(tokenize(message).join(" "))?.[1];
+  // A question about a thing is short: a long message is never read for one.
+  const words = tokenize(message);
+  if (words.length > MAX_ABOUT_WORDS) return undefined;
+  const asked = WHAT_IS.exec(words.join(" "))?.[1];
   if (asked === undefined || NOT_A_THING.test(asked)) return undefined;
-  const words = contentWords(asked).map(stem);
-  if (words.length === 0 || words.length > 4) return undefined;
+  const thing = contentWords(asked).map(stem);
+  if (thing.length === 0 || thing.length > 4) return undefined;
   const about = tools.filter((tool) => {
     if (tool.name === FINALIZE_TOOL || tool.name === SEARCH_TOOLS) return false;
     const own = new Set(
       contentWords(`${tool.name.replace(/[_.-]+/g, " ")} ${tool.description}`).map(stem),
     );
-    return words.every((word) => own.has(word));
+    return thing.every((word) => own.has(word));
   });
   if (about.length === 0) return undefined;
   return [
@@ -91,6 +94,9 @@ export function toolsAboutNote(message: string, tools: readonly PlannerTool[]): 
     ...describeTools(about),
   ].join("\n");
 }
+
+/** Most words of a question about a thing the tools work with. */
+const MAX_ABOUT_WORDS = 12;
 
 /**
  * "what is a …", "what are …" (not "what is the …": that asks for its value),

@@ -283,6 +283,13 @@ const ASKED_EARLIER = new RegExp(
     String
       .raw`\bwhat (?:was|were|is|are) (my|your|our) (?:(first|very first)|last|previous|earlier|latest|other) (?:messages?|questions?)`,
     String.raw`\bwhat did (i|you|we) (?:(open|start|begin) with|say first)`,
+    // "what number did I just mention?", "list the places I asked about"
+    String
+      .raw`\b(?:what|which) \w+ (?:did|have|had) (i|you|we) (?:ever |already |just )?(?:ask|say|tell|mention|write|type|talk|discuss|share)`,
+    String
+      .raw`\b(?:list|show|name) (?:me )?(?:the |all the )?\w+ (i|you|we) (?:ve |have )?(?:asked|said|mentioned|talked|told)`,
+    String
+      .raw`^(?:(?:ok|so|can you|could you|please)\s+)*(?:give me|i want|can i get|can i have) an? (?:quick |short |brief )?(?:recap|summary)$`,
     // "summarize this chat", "recap our conversation": what the user asked in it.
     String
       .raw`\b(?:summari[sz]e|recap|sum up|go over|give me a (?:summary|recap) of) (?:this|our|the) (?:chat|conversation|session|thread|discussion)`,

@@ -365,6 +365,66 @@ Deno.test("later turns are read with the conversation before them", async (t) =>
       );
     });
 
+    await t.step("a second held-out probe's classes, in other words", async () => {
+      const loopChat = newChat("probe6-loop");
+      const started = await loopChat("begin a spec loop");
+      const id = /with id ([0-9a-f]{8})/.exec(started.summaryMessage!)![1];
+      for (
+        const [said, n] of [["my draft got an 58", 58], ["61 out of 100", 61], [
+          "rate this draft 64",
+          64,
+        ]] as const
+      ) {
+        assert.deepEqual(steps(await loopChat(said)), [
+          ["decide_loop_next_action", { loop_id: id, current_score: n }],
+        ], said);
+      }
+      const facts = newChat("probe6-facts");
+      await facts("remember that I'm left-handed");
+      assert.deepEqual(steps(await facts("oh wait, I'm right-handed actually")), [
+        ["forget", { what: "I'm left-handed" }],
+        ["remember", { fact: "I'm right-handed" }],
+      ]);
+      assert.deepEqual(steps(await facts("don't forget your keys!")), []);
+      for (
+        const message of [
+          "bin this conversation",
+          "could we clear this chat and start over",
+          "forget we ever spoke",
+        ]
+      ) {
+        assert.deepEqual(
+          steps(await newChat("probe6-bin")(message)),
+          [["forget_session", {}]],
+          message,
+        );
+      }
+      const recall = newChat("probe6-recall");
+      await recall("time in Hobart");
+      await recall("time in Darwin");
+      assert.match(
+        (await recall("which towns did I mention?")).summaryMessage!,
+        /"time in Hobart"/,
+      );
+      assert.match((await recall("give me a quick summary")).summaryMessage!, /"time in Darwin"/);
+      const home = newChat("probe6-home");
+      await home("remember my hometown is Bergen");
+      assert.deepEqual(steps(await home("what's the time in my hometown?")), [time("Bergen")]);
+      const from = newChat("probe6-from");
+      await from("hey, I'm Rui from Porto");
+      assert.deepEqual(steps(await from("what's the time for me?")), [time("Porto")]);
+      const zones = newChat("probe6-zones");
+      assert.match(
+        (await zones("time in UTC+5:30")).summaryMessage!,
+        /^In UTC\+5:30 \(Asia\/Kolkata\)/,
+      );
+      assert.match(
+        (await zones("what time is it in BST")).summaryMessage!,
+        /more than one time zone: .*the UK.*Bangladesh/,
+      );
+      assert.deepEqual(steps(await zones("time in tromso")), [time("tromso")]);
+    });
+
     await t.step("idioms with 'time' or 'loop' ask for neither", async () => {
       const say = newChat("idiom");
       for (
