@@ -6,7 +6,7 @@
  * in range). Returns undefined when a required arg stays unknown.
  */
 import { memoryStatements } from "../memory/working_memory.ts";
-import { stem, tokenize } from "../text/words.ts";
+import { escapeRegExp, stem, tokenize } from "../text/words.ts";
 import { isPersonWord, namesPerson } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -285,7 +285,7 @@ function findStatedOption(
 /** A number in range said right after the arg's name: "limit 3", "max_results: 20", "a limit of 5". */
 function namedNumber(name: string, property: JsonSchema, message: string): number | undefined {
   const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase()
-    .trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .trim().split(/\s+/).map(escapeRegExp)
     .join(String.raw`[\s_-]+`);
   const said = new RegExp(String.raw`\b${words}\s*(?:of|=|:|to|is)?\s*(-?\d+(?:\.\d+)?)\b`, "i")
     .exec(message);

@@ -5,8 +5,11 @@
  * "remember that …", "forget …" and "erase this chat" plan the
  * memory tools (`memory_intents.ts`); "what can you do?" and a question about
  * what was said earlier or what the memory holds plan only the reply; a
- * follow-up ("and in Lima?") asks the latest question again, and "there"
- * takes the place an earlier sentence names; anything else plans the tools the
+ * message is read with the ones before it (`laterTurn`: "and in Lima?" asks
+ * the latest question again, "is that ahead of Lisbon?" both, "is it done?"
+ * the state of the loop just named, "75 now" its score, "actually it's blue"
+ * corrects the fact just kept), and "there" takes the place an earlier
+ * sentence names; anything else plans the tools the
  * message asks for or is about (`tool_choice.ts`: a write needs a verb that
  * asks for it and what it acts on), ranked by lexical similarity (hashing
  * vectors) between the message and each tool's name and description, with
@@ -21,7 +24,7 @@ import type { ActionResult, MCPRequest, PlannedAction, ToolMetadata } from "../c
 import { hashingVector } from "../text/hashing_vector.ts";
 import { asTyped, spelledOut } from "../text/chat_spelling.ts";
 import { afterTakingBack, letsGo } from "../text/taking_back.ts";
-import { cosine, stem, tokenize } from "../text/words.ts";
+import { cosine, escapeRegExp, stem, tokenize } from "../text/words.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import {
@@ -138,8 +141,8 @@ export class HeuristicPlanner implements Planner {
     if (beside) return { steps: beside };
     const intent = memoryIntent(message, tools, { previous });
     if (intent) return { steps: [intent] };
-    const amended = readMessage(message, { verbs }).kind !== "request" &&
-      amendedFact(message, tools, previous);
+    const reading = readMessage(message, { verbs });
+    const amended = reading.kind !== "request" && amendedFact(message, tools, previous);
     if (amended) return { steps: amended };
     if (asksForCapabilities(message)) {
       return capabilitiesReply(
@@ -152,7 +155,6 @@ export class HeuristicPlanner implements Planner {
     if (about) return { steps: [], note: about };
     // The reply brings back what was said earlier, or what the memory holds (see `recall.ts`).
     if (recallQuestion(message) || asksWhatIsRemembered(message)) return { steps: [] };
-    const reading = readMessage(message, { verbs });
     const read = planRead(message, reading, {
       earlier,
       takenBack: written.slice(0, written.length - instead.length),
@@ -193,7 +195,7 @@ export class HeuristicPlanner implements Planner {
     const placeIn = (text: string, planned: readonly PlannedAction[]) =>
       planned.flatMap((step) => Object.values(step.args)).find((value): value is string =>
         typeof value === "string" &&
-        new RegExp(String.raw`\b(?:in|at|to|from)\s+${escaped(value)}\b`, "i").test(text)
+        new RegExp(String.raw`\b(?:in|at|to|from)\s+${escapeRegExp(value)}\b`, "i").test(text)
       );
     const place = placeIn(typed, steps) ?? (previous === undefined ? undefined : placeIn(
       previous,
@@ -677,11 +679,6 @@ function readsTheClock(step: PlannedAction, tools: readonly PlannerTool[]): bool
 /** A verb of going just before "there": "I'm going", "we moved". */
 const MOVING =
   /\b(?:go|goes|going|went|gone|move|moves|moving|moved|travel|travels|travelling|traveling|travelled|traveled|fly|flies|flying|flew|head|heading|headed|come|comes|coming|came|drive|driving|drove|get|getting|got)\s+$/i;
-
-/** `text` as a regular expression matching it literally. */
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** The verbs the offered tools answer to. */
 function toolVerbs(tools: readonly PlannerTool[]): Set<string> {

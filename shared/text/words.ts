@@ -23,6 +23,11 @@ export function contentWords(text: string): string[] {
   return tokenize(text).filter((word) => !STOP_WORDS.has(word)).map(stem);
 }
 
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** A very light English stemmer: enough for "loops" to meet "loop". */
 export function stem(word: string): string {
   if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
