@@ -120,9 +120,10 @@ export function locatesWriter(message: string): boolean {
 
 /**
  * For a message about the writer's own place ("what time is it where I
- * live?"), the value the arg's selective schema accepts in what the writer
- * said of it in this conversation ("I'm in Perth"), or else in what the
- * working memory keeps about them ("I live in Lyon"), the latest first.
+ * live?", "… for me"), the value the arg's selective schema accepts in what
+ * the writer said of it in this conversation ("I'm in Perth"), or else in
+ * what the working memory keeps about them ("I live in Lyon"), the latest
+ * first; for a relative's ("… for my cousin"), what was said of them.
  */
 function keptPlace(
   name: string,

@@ -10,7 +10,10 @@
  * - `forget` with everything for clearing the whole memory: "clear my
  *   memory", "wipe everything you remember about me", "forget all about me";
  * - `forget` for the rest of "forget …", "stop remembering …", "remove …
- *   from your memory".
+ *   from your memory", "delete the one about …";
+ * - after a fact was just kept (`amendedFact`), a correction ("actually it's
+ *   blue": `forget` it, `remember` the new one), another value ("and
+ *   mushrooms too") or another fact ("and that her office is on floor 3").
  * "Remember to …" is a reminder, not a fact, and questions ("do you
  * remember …") are not asks: both are left to the ranking of tools.
  */
