@@ -137,7 +137,7 @@ function keptPlace(
     return placeOf(person, name, property, context, acceptsArg);
   }
   if (!asksAboutWritersPlace(message)) return undefined;
-  for (const said of writersStatements(context).reverse()) {
+  for (const said of storedUserMessages(context).reverse()) {
     const found = locatesWriter(said)
       ? findAcceptedPhrase(name, property, said, acceptsArg)
       : undefined;
@@ -167,7 +167,7 @@ function placeOf(
   context: Record<string, unknown>,
   acceptsArg?: (name: string, value: unknown) => boolean,
 ): string | undefined {
-  const said = [...memoryStatements(context.workingMemory), ...writersStatements(context)];
+  const said = [...memoryStatements(context.workingMemory), ...storedUserMessages(context)];
   for (const text of said.reverse()) {
     const words = tokenize(text);
     const i = words.indexOf(person);
@@ -181,13 +181,13 @@ function placeOf(
   return undefined;
 }
 
-/** The user's stored messages of this conversation, oldest first. */
-function writersStatements(context: Record<string, unknown>): string[] {
+/** The user's stored messages of this conversation (`context.recentMessages`), oldest first. */
+export function storedUserMessages(context: Record<string, unknown>): string[] {
   const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
-  return recent.filter((said): said is { role: string; content: string; createdAt?: string } =>
-    isRecord(said) && said.role === "user" && typeof said.content === "string"
-  ).sort((a, b) => String(a.createdAt ?? "").localeCompare(String(b.createdAt ?? "")))
-    .map((said) => said.content);
+  return recent.filter((said): said is { role: string; content: string; createdAt: string } =>
+    isRecord(said) && said.role === "user" && typeof said.content === "string" &&
+    typeof said.createdAt === "string"
+  ).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((said) => said.content);
 }
 
 /**

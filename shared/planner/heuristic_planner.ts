@@ -61,7 +61,7 @@ import {
   scoreSaid,
 } from "./request_reading.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
-import { asksAboutWritersPlace, locatesWriter } from "./arg_filler.ts";
+import { asksAboutWritersPlace, locatesWriter, storedUserMessages } from "./arg_filler.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { argProperties, toolProfile } from "./tool_profile.ts";
 
@@ -635,15 +635,8 @@ function readsOfLatest(
 
 /** The user's messages before the latest, oldest first: the stored ones, then the request's. */
 function earlierUserMessages(request: MCPRequest, context: Record<string, unknown>): string[] {
-  const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
-  const stored = recent.filter((
-    item,
-  ): item is { role: string; content: string; createdAt: string } =>
-    typeof item === "object" && item !== null && item.role === "user" &&
-    typeof item.content === "string" && typeof item.createdAt === "string"
-  ).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const inRequest = request.messages.slice(0, -1).filter((message) => message.role === "user");
-  return [...stored, ...inRequest].map((message) => message.content);
+  return [...storedUserMessages(context), ...inRequest.map((message) => message.content)];
 }
 
 /**

@@ -211,14 +211,14 @@ export function amendedFact(
 ): PlannedAction[] | undefined {
   if (previous === undefined) return undefined;
   const message = written.replaceAll("\u2019", "'");
+  const kept = keptBy(previous);
   // "and that her office is on floor 3" after any ask about a fact.
   const another = ADDS_FACT.exec(message)?.[1];
-  const afterFact = keptBy(previous) !== undefined || CORRECTS_FACT.test(previous) ||
+  const afterFact = kept !== undefined || CORRECTS_FACT.test(previous) ||
     ADDS_TO_FACT.test(previous);
   if (another !== undefined && afterFact && tools.some((tool) => tool.name === "remember")) {
     return [{ tool: "remember", args: { fact: clip(another) } }];
   }
-  const kept = keptBy(previous);
   const head = kept === undefined ? undefined : factHead(kept);
   if (kept === undefined || head === undefined) return undefined;
   const corrected = CORRECTS_FACT.exec(message)?.[1];

@@ -8,12 +8,12 @@
  * date and time in a place"); a remote server's tool is named, not described,
  * since its description is that server's text.
  */
-import { contentWords, stem, tokenize } from "../text/words.ts";
+import { contentWords, tokenize } from "../text/words.ts";
 import type { PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { clipWords } from "../tools/step_sentences.ts";
-import { descriptionLead } from "./tool_profile.ts";
+import { descriptionLead, toolProfile } from "./tool_profile.ts";
 
 /** Ways of asking what the assistant can do, over the message's lower-case words. */
 const CAPABILITY_QUESTIONS = [
@@ -79,14 +79,15 @@ export function toolsAboutNote(message: string, tools: readonly PlannerTool[]): 
   if (words.length > MAX_ABOUT_WORDS) return undefined;
   const asked = WHAT_IS.exec(words.join(" "))?.[1];
   if (asked === undefined || NOT_A_THING.test(asked)) return undefined;
-  const thing = contentWords(asked).map(stem);
+  const thing = contentWords(asked);
   if (thing.length === 0 || thing.length > 4) return undefined;
   const about = tools.filter((tool) => {
     if (tool.name === FINALIZE_TOOL || tool.name === SEARCH_TOOLS) return false;
-    const own = new Set(
-      contentWords(`${tool.name.replace(/[_.-]+/g, " ")} ${tool.description}`).map(stem),
+    // The tool's words, as its (cached) profile holds them: its name's and its description's.
+    const { nameWords, verbs, descriptionWords } = toolProfile(tool);
+    return thing.every((word) =>
+      nameWords.has(word) || verbs.includes(word) || descriptionWords.has(word)
     );
-    return thing.every((word) => own.has(word));
   });
   if (about.length === 0) return undefined;
   return [
