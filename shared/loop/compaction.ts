@@ -13,6 +13,7 @@ import type {
   HistoryMessage,
   SessionSummary,
   SessionSummaryStore,
+  SummaryState,
 } from "../store/session_summary_store.ts";
 import type { SessionSummarizer } from "./session_summarizer.ts";
 import { type LoadedContext, loadLoopContext } from "./context_stage.ts";
@@ -44,9 +45,17 @@ export interface CompactionDeps {
 export async function loadMemory(
   input: Parameters<typeof loadLoopContext>[0] & { compaction?: CompactionDeps; logger: Logger },
 ): Promise<LoadedContext> {
+  const deps = input.compaction;
+  // The session's summary state is read while the context loads (at once, where the
+  // database serves two statements so); a session too short to need it drops it.
+  const state = deps && deps.options.afterTokens > 0
+    ? deps.store.loadState(input.caller, input.request.sessionId, deps.options.keepRecent)
+    : undefined;
+  state?.catch(() => {}); // awaited by compaction, if the session needs it
   const memory = await loadLoopContext(input);
   const context = await withSessionSummary(memory.context, {
-    deps: input.compaction,
+    deps,
+    state,
     caller: input.caller,
     sessionId: input.request.sessionId,
     usage: input.usage,
@@ -61,16 +70,18 @@ const HISTORY_LIMIT = 1_000;
 
 /** The session's summary, after folding in the older messages when they passed the budget. */
 export async function compactSession(
-  { deps, caller, sessionId, usage, signal }: {
+  { deps, caller, sessionId, usage, signal, state: read }: {
     deps: CompactionDeps;
     caller: Caller;
     sessionId: string;
     usage?: UsageMeter;
     signal?: AbortSignal;
+    /** The session's state, if it is being read already. */
+    state?: Promise<SummaryState>;
   },
 ): Promise<SessionSummary | undefined> {
   const { store, options } = deps;
-  const state = await store.loadState(caller, sessionId, options.keepRecent);
+  const state = await (read ?? store.loadState(caller, sessionId, options.keepRecent));
   const current = state.summary;
   // Too little older text to reach the budget, whatever its tokens: no history to read.
   if (state.older.messages === 0 || mostTokens(state.older, deps.counter) < options.afterTokens) {
@@ -137,8 +148,10 @@ export function turnEnd(history: readonly Pick<HistoryMessage, "role">[], cut: n
  */
 export async function withSessionSummary(
   context: Record<string, unknown>,
-  { deps, caller, sessionId, usage, signal, logger }: {
+  { deps, state, caller, sessionId, usage, signal, logger }: {
     deps?: CompactionDeps;
+    /** The session's state, if it is being read already. */
+    state?: Promise<SummaryState>;
     caller: Caller;
     sessionId: string;
     usage?: UsageMeter;
@@ -153,7 +166,7 @@ export async function withSessionSummary(
   if (loaded.length < deps.options.keepRecent) return context;
   let summary: SessionSummary | undefined;
   try {
-    summary = await compactSession({ deps, caller, sessionId, usage, signal });
+    summary = await compactSession({ deps, caller, sessionId, usage, signal, state });
   } catch (error) {
     logger.warn("could not compact the session; the planner sees the recent messages only", {
       error: (error as { code?: string }).code ?? "unknown",

@@ -105,31 +105,43 @@ export class RunEngine implements RunKeeper {
     const caller = options.caller ?? ANONYMOUS;
     const { deadlineMs } = loop.options;
     const maxRounds = request.maxRounds ?? loop.options.maxRounds;
-    const run = await StoredRun.create(this, {
+    const creating = StoredRun.create(this, {
       caller,
       request,
       checkpoint: initialCheckpoint({ maxRounds, budgetMs: deadlineMs }),
       leaseMs: deadlineMs + LEASE_MARGIN_MS,
-    }).catch((error) => {
+    });
+    // The context loads while the run's row is written (at once, where the database serves
+    // two statements so; back to back on PGlite): its events wait for the run's number.
+    const early: LoopEvent[] = [];
+    let emit: (event: LoopEvent) => void = (event) => void early.push(event);
+    const preparing = prepareTurn(loop, {
+      request,
+      caller,
+      signal: options.signal,
+      emit: (event) => emit(event),
+      stageTimings: options.stageTimings,
+    });
+    preparing.catch(() => {}); // awaited below, once the run is there; unless that failed
+    let run: StoredRun;
+    try {
+      run = await creating;
+    } catch (error) {
       throw asStageError(
         error,
         new AbortController().signal,
         (cause) => `Could not record the run in the database: ${describeError(cause)}; try again`,
         "DB_UNAVAILABLE",
       );
-    });
+    }
     this.#sweepNow();
-    const emit = this.#emitter(loop, options, run);
-    emit({ type: "run", runId: run.id });
+    const live = this.#emitter(loop, options, run);
+    live({ type: "run", runId: run.id });
+    for (const event of early) live(event);
+    emit = live;
     let prepared;
     try {
-      prepared = await prepareTurn(loop, {
-        request,
-        caller,
-        signal: options.signal,
-        emit,
-        stageTimings: options.stageTimings,
-      });
+      prepared = await preparing;
     } catch (error) {
       await this.#fail(loop, run, error, initialCheckpoint({ maxRounds, budgetMs: 0 }));
       throw error;

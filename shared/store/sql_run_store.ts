@@ -3,7 +3,8 @@
  * owner key and, for signed-in users, by row level security. A change is one
  * statement: the conditional update of the run (its version and status as the
  * writer read them) and the insert of its new events, so a lost race writes
- * nothing.
+ * nothing. A run's creation and its changes go through SQL functions
+ * (`create_mcp_run`, `save_mcp_run`), whose plans the connection keeps.
  */
 import type { MCPRequest, RunStatus } from "../contracts.ts";
 import type { Caller, Sql } from "../ports.ts";
@@ -67,11 +68,8 @@ export class SqlRunStore implements RunStore {
     // Two statements: the events' row level security must see the run's row.
     const rows = await asCaller(this.#sql, caller, async (db) => {
       const created = await db.query<RunRow>(
-        `insert into public.mcp_runs
-           (owner, session_id, status, request, checkpoint, event_seq, lease_until)
-         values ($1, $2, 'running', $3::jsonb, $4::jsonb, $5,
-                 clock_timestamp() + make_interval(secs => $6 / 1000.0))
-         returning ${COLUMNS}`,
+        `select ${COLUMNS}
+         from public.create_mcp_run($1, $2, $3::jsonb, $4::jsonb, $5, $6)`,
         [
           caller.owner,
           sessionId,
@@ -112,26 +110,9 @@ export class SqlRunStore implements RunStore {
       caller,
       (db) =>
         db.query<{ version: number; event_seq: number; cancel_requested: boolean }>(
-          `with run as (
-           update public.mcp_runs set
-             status = $5, checkpoint = $6::jsonb, version = version + 1,
-             event_seq = event_seq + $7,
-             stop_reason = $8,
-             error = $9::jsonb,
-             base = coalesce($10::jsonb, base),
-             embedding = coalesce($11::vector, embedding),
-             embedding_model = coalesce($12, embedding_model),
-             lease_until = case when $13::float8 is null then null
-               else clock_timestamp() + make_interval(secs => $13 / 1000.0) end,
-             updated_at = clock_timestamp()
-           where id = $1 and owner = $2 and version = $3 and status = any ($4::text[])
-           returning id, version, event_seq, cancel_requested
-         ), written as (
-           insert into public.mcp_run_events (run_id, seq, type, data)
-           select run.id, run.event_seq - $7 + e.ordinality::int, e.value ->> 'type', e.value -> 'data'
-           from run, jsonb_array_elements($14::jsonb) with ordinality as e
-         )
-         select version, event_seq, cancel_requested from run`,
+          `select version, event_seq, cancel_requested
+           from public.save_mcp_run($1, $2, $3, $4::text[], $5, $6::jsonb, $7, $8, $9::jsonb,
+                                    $10::jsonb, $11::vector, $12, $13, $14::jsonb)`,
           [
             id,
             caller.owner,
@@ -151,7 +132,8 @@ export class SqlRunStore implements RunStore {
             eventsJson(events),
           ],
         ),
-      // One statement: atomic on its own, no transaction's two extra round trips.
+      // One statement (save_mcp_run, 20261207000000_run_writes.sql): atomic on its own, no
+      // transaction's two extra round trips, and its plan kept for the connection.
     );
     if (rows.length === 0) return undefined;
     const [row] = rows;

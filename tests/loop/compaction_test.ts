@@ -248,3 +248,58 @@ Deno.test("the bound on older tokens is never below what a counter counts", asyn
     { numRuns: 200 },
   );
 });
+
+/** Waits until `ready` settles or the event loop has turned ten times, whichever is first. */
+async function untilOrTenTurns(ready: Promise<void>): Promise<void> {
+  const turns = (async () => {
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  })();
+  await Promise.race([ready, turns]);
+}
+
+Deno.test("the session's state is read while the context loads, not after it", async () => {
+  const store = new MemoryConversationStore({ recentLimit: 4 });
+  seed(store, ALICE, "s", [...TURN, ...TURN, ...TURN, ...TURN]);
+  const { deps } = compaction(store, { keepRecent: 4 });
+  const order: string[] = [];
+  let stateBegun: () => void = () => {};
+  const begun = new Promise<void>((resolve) => stateBegun = resolve);
+  const summaries = deps.store;
+  const loadState = summaries.loadState.bind(summaries);
+  summaries.loadState = (...args) => {
+    order.push("state read begins");
+    stateBegun();
+    return loadState(...args);
+  };
+  const loadContext = store.loadContext.bind(store);
+  store.loadContext = async (input) => {
+    order.push("context load begins");
+    await untilOrTenTurns(begun);
+    order.push("context loaded");
+    return await loadContext(input);
+  };
+  const planner = new ScriptedPlanner([]);
+  const { runner } = buildLoop({ planner, store, compaction: deps });
+  await runner.run(loopRequest("What was the budget?", { sessionId: "s" }), { caller: ALICE });
+  assert.deepEqual(order, ["state read begins", "context load begins", "context loaded"]);
+  assert.ok(planner.calls[0].context.sessionSummary, "and the summary is there");
+});
+
+Deno.test("a state read that fails matters only to a session long enough to need it", async () => {
+  for (const roles of [["user", "assistant"], [...TURN, ...TURN, ...TURN]] as ChatRole[][]) {
+    const store = new MemoryConversationStore({ recentLimit: 4 });
+    seed(store, ALICE, "s", roles);
+    const { deps } = compaction(store, { keepRecent: 4 });
+    deps.store.loadState = () => Promise.reject(new Error("the state's connection dropped"));
+    const planner = new ScriptedPlanner([]);
+    const { runner, logger } = buildLoop({ planner, store, compaction: deps });
+    const response = await runner.run(loopRequest("hello", { sessionId: "s" }), { caller: ALICE });
+    assert.equal(response.success, true);
+    const warned = logger.entries.filter((entry) => entry.level === "warn").map((e) => e.message);
+    if (roles.length < 4) {
+      assert.deepEqual(warned, [], "two messages, a window of four: not needed");
+    } else {assert.deepEqual(warned, [
+        "could not compact the session; the planner sees the recent messages only",
+      ]);}
+  }
+});

@@ -38,6 +38,14 @@ const ATTACKS: Record<string, (v: Tenant) => string[][]> = {
     ]),
   "chat_tsvector(text,text)": (v) => [["'simple'", lit(v.word)]],
   "chat_uncommon_lexemes(text[])": (v) => [[`array[${lit(v.word)}, 'private', 'note']`]],
+  "create_mcp_run(text,text,jsonb,jsonb,integer,double precision)": (v) => [[
+    lit(v.owner),
+    lit(v.session),
+    `'{"mode":"general","planted":true}'`,
+    "'{}'",
+    "0",
+    "60000",
+  ]],
   "delete_chat_session(text,text,boolean)": (v) => [[lit(v.session), lit(v.owner), "false"]],
   "export_chat_page(text,text,text,integer,integer)": (v) =>
     ["head", ...EXPORT_SECTIONS].map((section) => [
@@ -117,6 +125,24 @@ const ATTACKS: Record<string, (v: Tenant) => string[][]> = {
       `${lit(run)}::uuid`,
       "'simple'",
     ]),
+  "save_mcp_run(uuid,text,integer,text[],text,jsonb,integer,text,jsonb,jsonb,vector,text,double precision,jsonb)":
+    (v) =>
+      [v.runs.running, v.runs.done].map((run) => [
+        `${lit(run)}::uuid`,
+        lit(v.owner),
+        "1",
+        "array['running', 'completed']",
+        "'cancelled'",
+        "'{}'",
+        "1",
+        "'planted'",
+        "null",
+        `'{"planted":true}'`,
+        "null",
+        "null",
+        "null",
+        `'[{"type":"planted","data":{}}]'`,
+      ]),
   "save_session_summary(text,text,text,bigint,integer,integer)": (v) =>
     ["0", "1"].map((version) => [
       lit(v.session),
