@@ -46,13 +46,19 @@ export async function loadMemory(
   input: Parameters<typeof loadLoopContext>[0] & { compaction?: CompactionDeps; logger: Logger },
 ): Promise<LoadedContext> {
   const deps = input.compaction;
-  // The session's summary state is read while the context loads (at once, where the
-  // database serves two statements so); a session too short to need it drops it.
-  const state = deps && deps.options.afterTokens > 0
+  const session = `${input.caller.owner}\u0000${input.request.sessionId}`;
+  // A session this process has seen long enough to need its summary state has it read while
+  // the context loads (at once, where the database serves two statements so); any other
+  // reads it after, and only if the context says it is that long.
+  const state = deps && deps.options.afterTokens > 0 && longSessions.of(deps).has(session)
     ? deps.store.loadState(input.caller, input.request.sessionId, deps.options.keepRecent)
     : undefined;
   state?.catch(() => {}); // awaited by compaction, if the session needs it
   const memory = await loadLoopContext(input);
+  const loaded = (memory.context.recentMessages ?? []) as StoredMessage[];
+  if (deps && loaded.length >= deps.options.keepRecent) {
+    longSessions.of(deps).add(session);
+  }
   const context = await withSessionSummary(memory.context, {
     deps,
     state,
@@ -63,6 +69,33 @@ export async function loadMemory(
     logger: input.logger,
   });
   return { ...memory, context, recentMessages: context.recentMessages as StoredMessage[] };
+}
+
+/**
+ * The sessions (owner and id) a request found as long as the recent window, the latest
+ * 10,000 per compaction: a session only grows until it is deleted, and one deleted since is
+ * read as before (its state, read early, is not used).
+ */
+const longSessions = {
+  kept: new WeakMap<CompactionDeps, Set<string>>(),
+  of(deps: CompactionDeps) {
+    let sessions = this.kept.get(deps);
+    if (!sessions) this.kept.set(deps, sessions = new BoundedSet(10_000));
+    return sessions;
+  },
+};
+
+/** A set that forgets its oldest entry past `limit`. */
+class BoundedSet extends Set<string> {
+  constructor(readonly limit: number) {
+    super();
+  }
+  override add(value: string): this {
+    if (this.has(value)) return this;
+    super.add(value);
+    if (this.size > this.limit) this.delete(this.values().next().value!);
+    return this;
+  }
 }
 
 /** Most messages one compaction reads. */

@@ -257,36 +257,45 @@ async function untilOrTenTurns(ready: Promise<void>): Promise<void> {
   await Promise.race([ready, turns]);
 }
 
-Deno.test("the session's state is read while the context loads, not after it", async () => {
+Deno.test("a session seen long has its state read while the context loads; a new one after", async () => {
   const store = new MemoryConversationStore({ recentLimit: 4 });
   seed(store, ALICE, "s", [...TURN, ...TURN, ...TURN, ...TURN]);
   const { deps } = compaction(store, { keepRecent: 4 });
   const order: string[] = [];
   let stateBegun: () => void = () => {};
-  const begun = new Promise<void>((resolve) => stateBegun = resolve);
   const summaries = deps.store;
   const loadState = summaries.loadState.bind(summaries);
   summaries.loadState = (...args) => {
-    order.push("state read begins");
+    order.push("state read");
     stateBegun();
     return loadState(...args);
   };
   const loadContext = store.loadContext.bind(store);
   store.loadContext = async (input) => {
-    order.push("context load begins");
+    const begun = new Promise<void>((resolve) => stateBegun = resolve);
     await untilOrTenTurns(begun);
     order.push("context loaded");
     return await loadContext(input);
   };
   const planner = new ScriptedPlanner([]);
   const { runner } = buildLoop({ planner, store, compaction: deps });
-  await runner.run(loopRequest("What was the budget?", { sessionId: "s" }), { caller: ALICE });
-  assert.deepEqual(order, ["state read begins", "context load begins", "context loaded"]);
+  const ask = (caller: Caller) =>
+    runner.run(loopRequest("What was the budget?", { sessionId: "s" }), { caller });
+  await ask(ALICE);
+  assert.deepEqual(order, ["context loaded", "state read"], "not known long yet");
   assert.ok(planner.calls[0].context.sessionSummary, "and the summary is there");
+  order.length = 0;
+  await ask(ALICE);
+  assert.deepEqual(order, ["state read", "context loaded"], "known long now: at once");
+  assert.ok(planner.calls[1].context.sessionSummary);
+  order.length = 0;
+  await ask(BOB);
+  assert.deepEqual(order, ["context loaded"], "another caller's session of that id: new, short");
 });
 
 Deno.test("a state read that fails matters only to a session long enough to need it", async () => {
   for (const roles of [["user", "assistant"], [...TURN, ...TURN, ...TURN]] as ChatRole[][]) {
+    // Each case asked twice: the second time a long session's state is read early.
     const store = new MemoryConversationStore({ recentLimit: 4 });
     seed(store, ALICE, "s", roles);
     const { deps } = compaction(store, { keepRecent: 4 });
