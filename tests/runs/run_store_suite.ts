@@ -1,20 +1,27 @@
 /**
  * The run store contract, run against every implementation (the in-memory
- * fake and SQL on PGlite), so the fake cannot drift from the database.
+ * fake, SQL on PGlite and, when one is given, on Postgres), so the fake
+ * cannot drift from the database.
  */
 import assert from "node:assert/strict";
 import type { Caller } from "../../shared/ports.ts";
 import { initialCheckpoint } from "../../shared/runs/checkpoint.ts";
 import type { RunStore } from "../../shared/runs/run_store.ts";
 import { loopRequest } from "../support/loop_fixture.ts";
+import { type SuiteOptions, suiteTest } from "../store/conversation_store_suite.ts";
 
 /** Registers the suite for one store. */
-export function runStoreSuite(name: string, makeStore: () => Promise<RunStore>): void {
+export function runStoreSuite(
+  name: string,
+  makeStore: () => Promise<RunStore>,
+  options: SuiteOptions = {},
+): void {
+  const test = suiteTest(options);
   const caller = (): Caller => ({ userId: null, owner: `key:runs-${crypto.randomUUID()}` });
   const checkpoint = initialCheckpoint({ maxRounds: 3, budgetMs: 1_000 });
   const request = loopRequest("hello");
 
-  Deno.test(`${name}: a run is created running, with its first events numbered from 1`, async () => {
+  test(`${name}: a run is created running, with its first events numbered from 1`, async () => {
     const store = await makeStore();
     const who = caller();
     const run = await store.create(who, {
@@ -33,7 +40,7 @@ export function runStoreSuite(name: string, makeStore: () => Promise<RunStore>):
     assert.deepEqual((await store.events(who, run.id, 1, 10)).map((e) => e.seq), [2]);
   });
 
-  Deno.test(`${name}: a save wins only at the version and status it read; events are numbered on`, async () => {
+  test(`${name}: a save wins only at the version and status it read; events are numbered on`, async () => {
     const store = await makeStore();
     const who = caller();
     const run = await store.create(who, {
@@ -89,7 +96,7 @@ export function runStoreSuite(name: string, makeStore: () => Promise<RunStore>):
     ]);
   });
 
-  Deno.test(`${name}: another caller finds neither the run nor its events, and cannot change it`, async () => {
+  test(`${name}: another caller finds neither the run nor its events, and cannot change it`, async () => {
     const store = await makeStore();
     const who = caller();
     const other = caller();
@@ -116,7 +123,7 @@ export function runStoreSuite(name: string, makeStore: () => Promise<RunStore>):
     assert.equal(await store.get(who, "not-a-uuid"), undefined);
   });
 
-  Deno.test(`${name}: a cancel request is seen by the next save`, async () => {
+  test(`${name}: a cancel request is seen by the next save`, async () => {
     const store = await makeStore();
     const who = caller();
     const run = await store.create(who, {
@@ -136,7 +143,7 @@ export function runStoreSuite(name: string, makeStore: () => Promise<RunStore>):
     assert.equal(saved?.cancelRequested, true);
   });
 
-  Deno.test(`${name}: a checkpoint keeps what JSON keeps: step holes come back as null`, async () => {
+  test(`${name}: a checkpoint keeps what JSON keeps: step holes come back as null`, async () => {
     const store = await makeStore();
     const who = caller();
     const results = [];
