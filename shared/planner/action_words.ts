@@ -103,6 +103,12 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
     pattern:
       /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+hours\s+(?:ahead|behind|apart|earlier|later)\s+(?:of\s+(?:me|us)\s+)?(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from|in)\s+)?|far\s+(?:ahead|behind)\s+(?:is\s+it|are\s+they|is\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?)\s+(?:from|of|than)\s+)\p{Lu}/u,
   },
+  // The place compared with first: "how far behind New York is LA?", "how far ahead of London is
+  // Tokyo?" (not "how far behind schedule is it").
+  {
+    pattern:
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:far|many\s+hours)\s+(?:ahead|behind)\s+(?:(?:of|from|than)\s+)?\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:is|are)\s+\p{Lu}/u,
+  },
   // The places first: "how many hours is Tokyo ahead of London", "is Berlin ahead of Lisbon?".
   {
     pattern:
@@ -248,10 +254,36 @@ const PHRASAL_VERBS: readonly [string[], string][] = [
   ["look up", "find"],
 ].map(([phrase, verb]) => [phrase.split(" "), verb]);
 
+/**
+ * Wishes for a new thing, by the verb they mean: "I want a loop for my spec",
+ * "I'd like a new one", "can I get a loop" ask to create one (before "a",
+ * "an", "another" or "new" only: "I want the time in Oslo" asks to read).
+ */
+const WISHES: readonly string[][] = [
+  "i want",
+  "i need",
+  "i would like",
+  "i d like",
+  "i wanna",
+  "can i get",
+  "can i have",
+  "could i get",
+  "could i have",
+].map((wish) => wish.split(" "));
+const NEW_THING = new Set(["a", "an", "another", "new"]);
+
 /** The words with each phrasal verb ({@link PHRASAL_VERBS}) as its one-word verb. */
 export function withPlainVerbs(words: readonly string[]): string[] {
   const plain: string[] = [];
   for (let i = 0; i < words.length; i++) {
+    const wish = WISHES.find((phrase) =>
+      phrase.every((word, j) => words[i + j] === word) && NEW_THING.has(words[i + phrase.length])
+    );
+    if (wish) {
+      i += wish.length - 1;
+      plain.push("create");
+      continue;
+    }
     const match = PHRASAL_VERBS.find(([phrase]) =>
       phrase.every((word, j) => words[i + j] === word)
     );

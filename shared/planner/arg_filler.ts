@@ -7,6 +7,7 @@
  */
 import { memoryStatements } from "../memory/working_memory.ts";
 import { escapeRegExp, stem, tokenize } from "../text/words.ts";
+import { spelledNumbersIn } from "../text/spelled_numbers.ts";
 import { isPersonWord, namesPerson } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -454,11 +455,12 @@ const LIST_JOINER =
   /^(?:(?:and|or|&|plus|vs|versus|than|compared (?:to|with))(?: also)?(?: (?:in|at|for))?)?$/;
 /**
  * In a message that compares ("how many hours ahead is Tokyo from London?",
- * "… behind London is New York?", "is Berlin ahead of Lisbon?"), "from", "is",
- * "are" and "ahead of" / "behind" with "of", "than" or "from" join too.
+ * "… behind London is New York?", "is Berlin ahead of Lisbon?", "… ahead is
+ * Tokyo of London?"), "from", "of", "is", "are" and "ahead of" / "behind"
+ * with "of", "than" or "from" join too.
  */
 const COMPARING = /\b(?:ahead|behind|apart|difference|earlier|later)\b/i;
-const COMPARED = /^(?:from|is|are|(?:ahead|behind) (?:of|than|from))$/;
+const COMPARED = /^(?:from|of|is|are|(?:ahead|behind) (?:of|than|from))$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to
@@ -607,6 +609,9 @@ function findInMessage(property: JsonSchema, message: string): unknown {
       const value = Number(match[0]);
       if (fitsNumber(value, property)) return value;
     }
+    // No number in digits: one in words ("score it sixty-two").
+    return spelledNumbersIn(message).map((found) => found.value)
+      .find((value) => fitsNumber(value, property));
   }
   return undefined;
 }
@@ -633,8 +638,9 @@ function findEnumValue(values: unknown[], message: string): unknown {
  * `loop_type`, "a code loop" and "the code one" are `build_code`, while "a
  * build loop" could be `build_plan` too and "a loop for the dress code memo"
  * names no type; else the one value of several words the message says ("a
- * loop for build plan"). For a required arg only: a word in passing should
- * not set an option.
+ * loop for build plan"), or ending the message after "for", the thing or a
+ * determiner ("a loop for my code"). For a required arg only: a word in
+ * passing should not set an option.
  */
 function findEnumByWord(name: string, property: JsonSchema, message: string): unknown {
   const entity = /^(.+?)_(?:type|kind|mode|category)$/.exec(name)?.[1];
@@ -643,8 +649,15 @@ function findEnumByWord(name: string, property: JsonSchema, message: string): un
   const wordsOf = values.map((value) => tokenize(value).map(stem));
   const said = tokenize(message).map(stem);
   const thing = stem(entity.replace(/_/g, " ").split(" ").at(-1)!.toLowerCase());
-  // "a spec loop", and "the code one" answering which loop.
-  const before = new Set(said.filter((_, i) => said[i + 1] === thing || said[i + 1] === "one"));
+  // "a spec loop", and "the code one" answering which loop; "a loop for my code" and "start a
+  // loop" answered "code": the word ends the message, right after "for", the thing or a
+  // determiner ("a loop for the dress code" is about a dress code).
+  const courteous = new Set(["please", "thanks", "thank", "you"]);
+  const last = said.findLastIndex((word) => !courteous.has(word));
+  const before = new Set(said.filter((_, i) =>
+    said[i + 1] === thing || said[i + 1] === "one" ||
+    i === last && i > 0 && ["for", thing, "my", "our", "a", "an", "the"].includes(said[i - 1])
+  ));
   const named = values.filter((_, i) =>
     wordsOf[i].some((word) =>
       before.has(word) && wordsOf.filter((other) => other.includes(word)).length === 1

@@ -41,6 +41,7 @@ import {
   capabilitiesNote,
   greetingNote,
   LET_GO_NOTE,
+  type MissingArgs,
   missingArgsNote,
   ONLY_NOW_NOTE,
   statementNote,
@@ -401,6 +402,11 @@ function planRead(
   const there = chosen.plan.length > 0 && pointsThere(message) &&
     thereBefore(message, chosen.plan, earlier, chooseWith);
   const { plan, missing } = there || chosen;
+  // "how many hours ahead of Berlin is it?" after the time in Tokyo: Berlin, and Tokyo again.
+  if (plan.length === 1 && comparesWithEarlier(message) === "that") {
+    const compared = comparedWithEarlier(message, earlier, { tools, verbs, choose, steps });
+    if (compared.length > plan.length) return { steps: compared };
+  }
   if (plan.length + missing.length === 0) {
     const asked = takenBack ? [...earlier, takenBack] : earlier;
     const later = laterTurn(message, reading, { earlier, asked, tools, verbs, choose, steps });
@@ -457,7 +463,11 @@ function laterTurn(
   const bare = namesOnly(message, reading) || answersWhereHere(message, earlier);
   const again = (followsUp(message) || bare) && askedAgain(message, asked, rechoosing);
   if (again && again.length > 0) return { steps: again };
-  const answer = bare ? completed(message, earlier, rechoosing) : [];
+  // "build plan" after "I need the loop type": words that read as a request of their own may
+  // still answer a choice the reply asked for.
+  const answer = bare || tokenize(message).length <= 4
+    ? completed(message, earlier, rechoosing, { choiceOnly: !bare })
+    : [];
   return answer.length > 0 ? { steps: answer } : undefined;
 }
 
@@ -590,19 +600,28 @@ function comparedWithEarlier(
 
 /**
  * The latest earlier request that could not run for a missing arg, with the
- * message as its answer: "start a loop", then "spec".
+ * message as its answer: "start a loop", then "spec"; with `choiceOnly`,
+ * only an arg of a few named values ("build plan" reads as a request too).
  */
 function completed(
   answer: string,
   earlier: readonly string[],
   { verbs, choose, steps }: Rechoosing,
+  { choiceOnly }: { choiceOnly: boolean },
 ): PlannedAction[] {
   const previous = earlier.at(-1);
   if (previous === undefined) return [];
   const reading = readMessage(previous, { verbs });
   const before = choose(previous, reading, steps);
   if (before.plan.length > 0 || before.missing.length === 0) return [];
+  if (choiceOnly && !before.missing.every(asksChoices)) return [];
   return choose(previous, reading, steps, `${previous} ${answer}`).plan;
+}
+
+/** Whether every arg a tool lacks is one of a few named values (an enum). */
+function asksChoices({ tool, args }: MissingArgs): boolean {
+  const properties = (tool.argsSchema?.properties ?? {}) as Record<string, { enum?: unknown }>;
+  return args.every((name) => Array.isArray(properties[name]?.enum));
 }
 
 /** The reads the latest earlier message that asked for any planned, as they were ("again"). */
@@ -698,8 +717,11 @@ function nothingPlannedNote(
   return opensWithGreeting(message) ? `Hello! ${statementNote(tools)}` : statementNote(tools);
 }
 
-/** A question about the writer that memory could answer: "what's my birthday?", "where do I live?". */
+/**
+ * A question about the writer that memory could answer: "what's my birthday?",
+ * "where do I live?", "where did I park?" (not what they said to me here).
+ */
 function asksAboutWriter(message: string): boolean {
-  return /^(?:(?:what|when|who|where|which)(?: s| is| are| was)? (?:my|mine)\b|(?:do|did|does) you (?:know|remember|recall) (?:my|where i|what i|who i|when i)\b|(?:where|what|who|when) (?:do|did|am) i (?:live|work|like|love|prefer|come from|study)\b)/
+  return /^(?:(?:what|when|who|where|which)(?: s| is| are| was)? (?:my|mine)\b|(?:do|did|does) you (?:know|remember|recall) (?:my|where i|what i|who i|when i)\b|(?:where|what|who|when) (?:do|did|am|was|have|had) i (?!(?:say|said|ask|asked|tell|told|mention|mentioned|write|wrote|type|typed)\b)\w)/
     .test(tokenize(message).join(" "));
 }

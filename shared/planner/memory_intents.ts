@@ -30,20 +30,20 @@ const OPENING = String
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me|your)\b)`;
 const KEEP_VERB = String
-  .raw`(?:remember|memori[sz]e|keep in mind|note|make a note(?: of)?|take note(?: of)?|(?:don'?t|do not|never) forget)`;
+  .raw`(?:remember|memori[sz]e|keep in mind|note|(?:make|keep|take) a (?:mental )?note(?: of)?|take note(?: of)?|(?:don'?t|do not|never) forget)`;
 /**
- * Other ways to keep a fact: "save that my car is blue" (before a clause about
- * the writer; "save that file" is no fact), "add to your memory that …",
- * "store this fact: …", "write this down: …".
+ * Other ways to keep a fact: "jot down that …", "save that my car is blue"
+ * (before a clause about the writer; "save that file" is no fact), "add to
+ * your memory that …", "store this fact: …", "write this down: …".
  */
 const KEEP_NEW = String
-  .raw`(?:(?:save|store|write down|jot down|note down|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|add (?:this|that) to (?:your )?memory\s*:)`;
+  .raw`(?:(?:write|jot|note|put) down that|(?:save|store|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|add (?:this|that) to (?:your )?memory\s*:)`;
 /** After a fact, "save that" and "store this" ask to keep it too; before one they may be about a file. */
 const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
 
 const REMEMBER_BEFORE = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
 const POINTER = String.raw`(?:that|this|it)`;

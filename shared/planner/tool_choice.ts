@@ -386,7 +386,7 @@ function takesValue(tool: PlannerTool, word: string): boolean {
  */
 function topicWords(text: string, implied = impliedTopicWords(text)): Set<string> {
   const plain = text.replace(/(\d)\s+\p{L}+(?:\s+by)?\s+(?=\d)/gu, "$1 ")
-    .replace(IDIOMS, (idiom) => idiom.replace(/\b(?:time|loop|days?)\b/gi, ""));
+    .replace(IDIOMS, (idiom) => idiom.replace(/\b(?:time|loop|days?|scores?)\b/gi, ""));
   const words = contentWords(plain).filter((word) => !/^\d+$/.test(word));
   return new Set([...words, ...implied]);
 }
@@ -399,7 +399,8 @@ function topicWords(text: string, implied = impliedTopicWords(text)): Set<string
  * time in Lima", "local time", "the same time zone", "a good time to call
  * Sydney" (the time there helps), "what time do they have in Oslo" or "what
  * time is it". A "day" that is no date: "how's your day going", "what days do
- * I train". And a "loop" that is no refinement loop: "on loop", "on a loop".
+ * I train". A "loop" that is no refinement loop: "on loop", "on a loop". A
+ * "score" that is no loop's: "the score in the Lakers game", "my credit score".
  */
 const IDIOMS = new RegExp(
   [
@@ -423,8 +424,13 @@ const IDIOMS = new RegExp(
       .raw`\bhow(?:'s|\s+is|\s+was|\s+s)\s+(?:your|the|my)\s+day\b|\byour\s+day\s+(?:going|been)\b|\bwhere\s+(?:did|does|has)\s+the\s+time\s+(?:go|gone)\b|\b(?:about|high)\s+time\b(?!\s+zones?\b)`,
     String
       .raw`\bwhat\s+days?\s+(?:do|does|did|should|will|can|am|is|are)\s+(?:i|we|my|our)\b`,
+    // A score that is no loop's: "the score in the Lakers game", "my credit score".
+    String
+      .raw`\bscores?\s+(?:in|of|for|at|from)\s+(?:[\p{L}\d'’.-]+\s+){0,5}?(?:game|games|match|matches|fixture|race|final|finals|series|tournament|derby|playoffs?|cup|bowl|league|season)\b`,
+    String
+      .raw`\b(?:credit|test|exam|sat|act|gre|gmat|golf|bowling|box|final|half-time|halftime|match|game|high)\s+scores?\b`,
   ].join("|"),
-  "gi",
+  "giu",
 );
 
 /** The words the text's parts mean without saying them (stemmed). */

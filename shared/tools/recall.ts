@@ -21,6 +21,28 @@ function contentWords(text: string): string[] {
   return allContentWords(text).filter((word) => word.length > 1 || !/^\p{L}$/u.test(word));
 }
 
+/**
+ * The words a question wants an answer to hold: its content words, and for a
+ * question about a thing of the writer's ("where did I leave my keys?", whose
+ * answer names the keys) without its question words, which no answer holds.
+ */
+function wantedWords(message: string, head: string | undefined): string[] {
+  const words = contentWords(message);
+  return head === undefined ? words : words.filter((word) => !QUESTION_WORDS.has(word));
+}
+
+const QUESTION_WORDS = new Set([
+  "what",
+  "where",
+  "when",
+  "who",
+  "whom",
+  "whose",
+  "which",
+  "why",
+  "how",
+]);
+
 /** Most statements recalled. */
 const MAX_RECALLED = 2;
 /** Least share of the message's content words a statement must contain. */
@@ -101,13 +123,13 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   if (asksToListMemory(message)) return memoryStatements(context.workingMemory);
   // "what do you remember about my bike?" is about the bike.
   const toMemory = ASKS_YOU_TO_RECALL.test(tokenize(message).join(" "));
+  const head = ownedThing(message);
   const wanted = new Set(
-    contentWords(message).filter((word) => !toMemory || !ASKING_MEMORY.has(word)),
+    wantedWords(message, head).filter((word) => !toMemory || !ASKING_MEMORY.has(word)),
   );
   if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
   // "what's my birthday?" is not "my mom's birthday is May 9".
   const theirs = othersOwn(message);
-  const head = ownedThing(message);
   const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
     if (theirs(text)) return [];
     const words = new Set(contentWords(text));
