@@ -7,36 +7,11 @@
  * a memory and loops of their own, so no step sees another's.
  */
 import assert from "node:assert/strict";
-import tools from "../../functions/mcp-loop/tools.ts";
-import { createLoop } from "../../shared/app/create_loop.ts";
-import type { MCPResponse } from "../../shared/contracts.ts";
+import { offlineChats, type Step, steps, time } from "../support/offline_chats.ts";
 import { UNKNOWN_ABOUT_YOU_NOTE } from "../../shared/planner/planner_notes.ts";
-import { initializedDataDir } from "../support/process.ts";
-
-type Data = MCPResponse["data"];
-type Step = [string, Record<string, unknown>];
 
 Deno.test("later turns are read with the conversation before them", async (t) => {
-  const loop = createLoop({
-    tools,
-    dataDir: await initializedDataDir(),
-    env: { MCP_LOOP_LOG_LEVEL: "error" },
-  });
-  /** A caller of their own, in one chat: each call sends the next message. */
-  const newChat = (name: string) => {
-    const caller = { userId: null, owner: `key:${name}-${crypto.randomUUID()}` };
-    const sessionId = `${name}-${crypto.randomUUID()}`;
-    return async (content: string): Promise<Data> =>
-      (await loop.run({ mode: "general", sessionId, messages: [{ role: "user", content }] }, {
-        caller,
-      })).data;
-  };
-  const steps = (data: Data): Step[] =>
-    data.plan.filter((step) => step.tool !== "finalize_summary").map((step) => [
-      step.tool,
-      step.args,
-    ]);
-  const time = (place: string): Step => ["get_current_time", { time_zone: place }];
+  const { loop, newChat } = await offlineChats();
   try {
     await t.step("a comparison with the last answer asks both places", async () => {
       const say = newChat("compare");

@@ -7,15 +7,9 @@
  * memory and loops of their own.
  */
 import assert from "node:assert/strict";
-import tools from "../../functions/mcp-loop/tools.ts";
-import { createLoop } from "../../shared/app/create_loop.ts";
-import type { MCPResponse } from "../../shared/contracts.ts";
+import { type Data, offlineChats, steps, time } from "../support/offline_chats.ts";
 import { UNKNOWN_ABOUT_YOU_NOTE } from "../../shared/planner/planner_notes.ts";
 import { spelledNumber, spelledNumbersIn } from "../../shared/text/spelled_numbers.ts";
-import { initializedDataDir } from "../support/process.ts";
-
-type Data = MCPResponse["data"];
-type Step = [string, Record<string, unknown>];
 
 Deno.test("numbers in words, zero to a hundred", () => {
   const cases: [string, number | undefined][] = [
@@ -38,27 +32,8 @@ Deno.test("numbers in words, zero to a hundred", () => {
 });
 
 Deno.test("everyday wordings a newcomer uses", async (t) => {
-  const loop = createLoop({
-    tools,
-    dataDir: await initializedDataDir(),
-    env: { MCP_LOOP_LOG_LEVEL: "error" },
-  });
-  /** A caller of their own, in one chat: each call sends the next message. */
-  const newChat = (name: string) => {
-    const caller = { userId: null, owner: `key:${name}-${crypto.randomUUID()}` };
-    const sessionId = `${name}-${crypto.randomUUID()}`;
-    return async (content: string): Promise<Data> =>
-      (await loop.run({ mode: "general", sessionId, messages: [{ role: "user", content }] }, {
-        caller,
-      })).data;
-  };
-  const steps = (data: Data): Step[] =>
-    data.plan.filter((step) => step.tool !== "finalize_summary").map((step) => [
-      step.tool,
-      step.args,
-    ]);
+  const { loop, newChat } = await offlineChats();
   const loopIdOf = (data: Data) => /loop with id ([0-9a-f]{8})/.exec(data.summaryMessage!)![1];
-  const time = (place: string): Step => ["get_current_time", { time_zone: place }];
   try {
     await t.step("a score said in words is recorded for the loop just named", async () => {
       const say = newChat("spelled");
