@@ -400,7 +400,7 @@ function topicWords(text: string, implied = impliedTopicWords(text)): Set<string
  * Sydney" (the time there helps), "what time do they have in Oslo" or "what
  * time is it". A "day" that is no date: "how's your day going", "what days do
  * I train". A "loop" that is no refinement loop: "on loop", "on a loop". A
- * "score" that is no loop's: "the score in the Lakers game", "my credit score".
+ * "score" that is no loop's: "the score of last night's game", "my credit score".
  */
 const IDIOMS = new RegExp(
   [
@@ -424,7 +424,7 @@ const IDIOMS = new RegExp(
       .raw`\bhow(?:'s|\s+is|\s+was|\s+s)\s+(?:your|the|my)\s+day\b|\byour\s+day\s+(?:going|been)\b|\bwhere\s+(?:did|does|has)\s+the\s+time\s+(?:go|gone)\b|\b(?:about|high)\s+time\b(?!\s+zones?\b)`,
     String
       .raw`\bwhat\s+days?\s+(?:do|does|did|should|will|can|am|is|are)\s+(?:i|we|my|our)\b`,
-    // A score that is no loop's: "the score in the Lakers game", "my credit score".
+    // A score that is no loop's: "the score of last night's game", "my credit score".
     String
       .raw`\bscores?\s+(?:in|of|for|at|from)\s+(?:[\p{L}\d'’.-]+\s+){0,5}?(?:game|games|match|matches|fixture|race|final|finals|series|tournament|derby|playoffs?|cup|bowl|league|season)\b`,
     String
