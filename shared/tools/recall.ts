@@ -8,6 +8,7 @@
  * included, on its topic (see {@link recallAbout}).
  */
 import { afterTakingBack } from "../text/taking_back.ts";
+import { stemEnglish } from "../text/english_stemmer.ts";
 import { contentWords as allContentWords, stem, tokenize } from "../text/words.ts";
 import { memoryStatements, othersOwn } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
@@ -123,16 +124,19 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   if (asksToListMemory(message)) return memoryStatements(context.workingMemory);
   // "what do you remember about my bike?" is about the bike.
   const toMemory = ASKS_YOU_TO_RECALL.test(tokenize(message).join(" "));
-  const head = ownedThing(message);
+  const owned = ownedThing(message);
+  // Words of one stem are one word here: "where did I park?" is answered by "I parked in lot C".
   const wanted = new Set(
-    wantedWords(message, head).filter((word) => !toMemory || !ASKING_MEMORY.has(word)),
+    wantedWords(message, owned).filter((word) => !toMemory || !ASKING_MEMORY.has(word))
+      .map(stemEnglish),
   );
   if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
+  const head = owned === undefined ? undefined : stemEnglish(owned);
   // "what's my birthday?" is not "my mom's birthday is May 9".
   const theirs = othersOwn(message);
   const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
     if (theirs(text)) return [];
-    const words = new Set(contentWords(text));
+    const words = new Set(contentWords(text).map(stemEnglish));
     // "what's my favourite food?" is not "my favourite colour is green".
     if (head !== undefined && !words.has(head)) return [];
     const shared = [...wanted].filter((word) => words.has(word)).length;

@@ -98,6 +98,10 @@ Deno.test("everyday wordings a newcomer uses", async (t) => {
       await say("remember that my bike is locked at the north gate");
       const found = await say("where did I lock my bike?");
       assert.match(found.summaryMessage!, /my bike is locked at the north gate/);
+      // The fact's word in another form: "booked" answers "book".
+      await say("remember that I booked the table at Luigi's");
+      const booked = await say("where did I book the table?");
+      assert.match(booked.summaryMessage!, /I booked the table at Luigi's/);
       const unknown = await say("when did I renew my passport?");
       assert.equal(unknown.summaryMessage, UNKNOWN_ABOUT_YOU_NOTE);
     });
