@@ -50,14 +50,14 @@ export async function loadMemory(
   // A session this process has seen long enough to need its summary state has it read while
   // the context loads (at once, where the database serves two statements so); any other
   // reads it after, and only if the context says it is that long.
-  const state = deps && deps.options.afterTokens > 0 && longSessions.of(deps).has(session)
+  const state = deps && deps.options.afterTokens > 0 && longSessions(deps).has(session)
     ? deps.store.loadState(input.caller, input.request.sessionId, deps.options.keepRecent)
     : undefined;
   state?.catch(() => {}); // awaited by compaction, if the session needs it
   const memory = await loadLoopContext(input);
   const loaded = (memory.context.recentMessages ?? []) as StoredMessage[];
   if (deps && loaded.length >= deps.options.keepRecent) {
-    longSessions.of(deps).add(session);
+    longSessions(deps).add(session);
   }
   const context = await withSessionSummary(memory.context, {
     deps,
@@ -76,14 +76,12 @@ export async function loadMemory(
  * 10,000 per compaction: a session only grows until it is deleted, and one deleted since is
  * read as before (its state, read early, is not used).
  */
-const longSessions = {
-  kept: new WeakMap<CompactionDeps, Set<string>>(),
-  of(deps: CompactionDeps) {
-    let sessions = this.kept.get(deps);
-    if (!sessions) this.kept.set(deps, sessions = new BoundedSet(10_000));
-    return sessions;
-  },
-};
+function longSessions(deps: CompactionDeps): Set<string> {
+  let sessions = LONG_SESSIONS.get(deps);
+  if (!sessions) LONG_SESSIONS.set(deps, sessions = new BoundedSet(10_000));
+  return sessions;
+}
+const LONG_SESSIONS = new WeakMap<CompactionDeps, Set<string>>();
 
 /** A set that forgets its oldest entry past `limit`. */
 class BoundedSet extends Set<string> {

@@ -652,8 +652,7 @@ function findEnumByWord(name: string, property: JsonSchema, message: string): un
   // "a spec loop", and "the code one" answering which loop; "a loop for my code" and "start a
   // loop" answered "code": the word ends the message, right after "for", the thing or a
   // determiner ("a loop for the dress code" is about a dress code).
-  const courteous = new Set(["please", "thanks", "thank", "you"]);
-  const last = said.findLastIndex((word) => !courteous.has(word));
+  const last = said.findLastIndex((word) => !COURTESY.has(word));
   const before = new Set(said.filter((_, i) =>
     said[i + 1] === thing || said[i + 1] === "one" ||
     i === last && i > 0 && ["for", thing, "my", "our", "a", "an", "the"].includes(said[i - 1])
@@ -671,6 +670,9 @@ function findEnumByWord(name: string, property: JsonSchema, message: string): un
   );
   return spelled.length === 1 ? spelled[0] : undefined;
 }
+
+/** Words of courtesy a message may end with ("… for my code, thanks"). */
+const COURTESY = new Set(["please", "thanks", "thank", "you"]);
 
 /** A cheap pre-check that a context value has the schema's type; the executor parses for real. */
 function fits(value: unknown, property: JsonSchema): boolean {

@@ -34,6 +34,8 @@ export const SPELLED_NUMBER = String.raw`(?:(?:a|one)\s+hundred|(?:${TENS.join("
 }))?|${UNITS.join("|")})`;
 
 const WHOLE = new RegExp(String.raw`^${SPELLED_NUMBER}$`, "i");
+/** A number in words standing as a word of its own (`matchAll` copies it: safe to share). */
+const IN_TEXT = new RegExp(String.raw`(?<![\p{L}\d-])${SPELLED_NUMBER}(?![\p{L}\d-])`, "giu");
 
 /** The value of a number written in words ("eighty five": 85), or undefined. */
 export function spelledNumber(words: string): number | undefined {
@@ -52,8 +54,7 @@ export function spelledNumber(words: string): number | undefined {
  */
 export function spelledNumbersIn(text: string): { value: number; index: number }[] {
   const found: { value: number; index: number }[] = [];
-  const pattern = new RegExp(String.raw`(?<![\p{L}\d-])${SPELLED_NUMBER}(?![\p{L}\d-])`, "giu");
-  for (const match of text.matchAll(pattern)) {
+  for (const match of text.matchAll(IN_TEXT)) {
     const value = spelledNumber(match[0]);
     if (value !== undefined && !/^one$/i.test(match[0])) found.push({ value, index: match.index });
   }
