@@ -10,7 +10,7 @@ import {
   PLAYGROUND_HTML,
   PLAYGROUND_SCRIPT,
   RENDER_SCRIPT,
-} from "./playground/assets.ts";
+} from "./playground/assets.js";
 import { errorResponse } from "./responses.ts";
 
 const FILES: Record<string, { body: string; type: string }> = {

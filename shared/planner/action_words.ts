@@ -101,18 +101,24 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
   // "… earlier is it in Denver", "how far ahead is it from Paris" (not "how far behind is Jenkins").
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+hours\s+(?:ahead|behind|apart|earlier|later)\s+(?:of\s+(?:me|us)\s+)?(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from|in)\s+)?|far\s+(?:ahead|behind)\s+(?:is\s+it|are\s+they|is\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?)\s+(?:from|of|than)\s+)\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+(?:hours|hrs)\s+(?:ahead|behind|apart|earlier|later)\s+(?:of\s+(?:me|us)\s+)?(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from|in)\s+)?|far\s+(?:ahead|behind)\s+(?:is\s+it|are\s+they|is\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?)\s+(?:from|of|than)\s+)\p{Lu}/u,
   },
   // The place compared with first: "how far behind New York is LA?", "how far ahead of London is
   // Tokyo?" (not "how far behind schedule is it").
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:far|many\s+hours)\s+(?:ahead|behind)\s+(?:(?:of|from|than)\s+)?\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:is|are)\s+\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:far|many\s+(?:hours|hrs))\s+(?:ahead|behind)\s+(?:(?:of|from|than)\s+)?\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:is|are)\s+\p{Lu}/u,
   },
-  // The places first: "how many hours is Tokyo ahead of London", "is Berlin ahead of Lisbon?".
+  // The places first: "how many hours is Tokyo ahead of London", "is Berlin ahead of Lisbon?",
+  // "how many hrs ahead is Oslo compared to Lima".
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+hours\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:ahead|behind)\s+(?:of|from|than)\s+\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:(?:ahead|behind)\s+)?(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:(?:ahead|behind)\s+(?:of|from|than)|compared\s+(?:to|with)|vs\.?|versus)\s+\p{Lu}/u,
+  },
+  // Both places after "between": "how many hours between Oslo and Lima", "… apart are …".
+  {
+    pattern:
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:apart\s+)?(?:(?:is|are)\s+(?:it|there)\s+)?(?:of\s+difference\s+)?between\s+\p{Lu}/u,
   },
   // Whether someone is asleep or up: "can I call my mum in Perth now or is she asleep".
   {
@@ -227,6 +233,20 @@ const OPENINGS = [
   "i d like to",
   "i need to",
   "i wanna",
+  "i d want to",
+  "i would want to",
+  "i d love to",
+  "i would love to",
+  "i m hoping to",
+  "i am hoping to",
+  "i hope to",
+  "hoping to",
+  "we want to",
+  "we need to",
+  "we d like to",
+  "we would like to",
+  "can we",
+  "could we",
   "let s",
   "let us",
   "try to",
@@ -265,20 +285,43 @@ const WISHES: readonly string[][] = [
   "i would like",
   "i d like",
   "i wanna",
+  "we want",
+  "we need",
+  "we would like",
+  "we d like",
+  "would love",
+  "i d love",
+  "i would love",
   "can i get",
   "can i have",
   "could i get",
   "could i have",
+  "get",
+  "have",
+  "do",
 ].map((wish) => wish.split(" "));
+/** Wishes said without who wishes, at the start of a clause only: "need a code loop". */
+const BARE_WISHES: readonly string[][] = [["need"], ["want"], ["love"]];
 const NEW_THING = new Set(["a", "an", "another", "new"]);
+const OF_THING = new Set(["of", "at", "into", "over", "about"]);
+
+/**
+ * The wish that opens at `words[i]` before a new thing, unless the thing is
+ * one of something ("get a list of my loops", "have a look at it": reads).
+ */
+function wishAt(words: readonly string[], i: number): readonly string[] | undefined {
+  const wishes = i === 0 ? [...WISHES, ...BARE_WISHES] : WISHES;
+  return wishes.find((phrase) =>
+    phrase.every((word, j) => words[i + j] === word) && NEW_THING.has(words[i + phrase.length]) &&
+    !words.slice(i + phrase.length + 1, i + phrase.length + 4).some((word) => OF_THING.has(word))
+  );
+}
 
 /** The words with each phrasal verb ({@link PHRASAL_VERBS}) as its one-word verb. */
 export function withPlainVerbs(words: readonly string[]): string[] {
   const plain: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    const wish = WISHES.find((phrase) =>
-      phrase.every((word, j) => words[i + j] === word) && NEW_THING.has(words[i + phrase.length])
-    );
+    const wish = wishAt(words, i);
     if (wish) {
       i += wish.length - 1;
       plain.push("create");

@@ -6,8 +6,9 @@
  * in range). Returns undefined when a required arg stays unknown.
  */
 import { memoryStatements } from "../memory/working_memory.ts";
-import { escapeRegExp, stem, tokenize } from "../text/words.ts";
+import { escapeRegExp, tokenize } from "../text/words.ts";
 import { spelledNumbersIn } from "../text/spelled_numbers.ts";
+import { stemEnglish } from "../text/english_stemmer.ts";
 import { isPersonWord, namesPerson } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -212,6 +213,8 @@ function namedEarlier(
   const pattern = safeRegExp(property.pattern);
   const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
   if (!pattern || !entity) return undefined;
+  const described = describedEarlier(message, entity, pattern, context);
+  if (described !== undefined) return described;
   // "record a score of 70" just after "I started loop 3f0c9a1e": the one the last reply named.
   const implied = !pointsBack(message, entity) && !mentions(message, entity);
   if (!implied && !pointsBack(message, entity)) return undefined;
@@ -226,6 +229,42 @@ function namedEarlier(
   }
   return undefined;
 }
+
+/**
+ * "… for the plan loop" after replies that started a plan loop and a spec
+ * loop: the id in the latest reply sentence that says "a plan … loop", or
+ * undefined when the message describes no entity or no sentence names one id.
+ */
+function describedEarlier(
+  message: string,
+  entity: string,
+  pattern: RegExp,
+  context: Record<string, unknown>,
+): string | undefined {
+  const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
+  const said = new RegExp(String.raw`\b(?:the|my|our|that|this)\s+((?:\w+\s+){1,2}?)${thing}\b`)
+    .exec(tokenize(message).join(" "));
+  const words = said?.[1].trim().split(" ").filter((word) => !RECENCY.has(word)) ?? [];
+  if (words.length === 0) return undefined;
+  const describes = new RegExp(
+    String.raw`\b(?:a|an|the|your|my)\s+${words.join(" ")}\s+(?:\w+\s+){0,2}?${thing}\b`,
+  );
+  const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
+  for (const reply of [...recent].reverse()) {
+    if (!isRecord(reply) || reply.role !== "assistant" || typeof reply.content !== "string") {
+      continue;
+    }
+    for (const sentence of reply.content.split(/(?<=[.!?])\s+|\n+/).reverse()) {
+      if (!describes.test(tokenize(sentence).join(" "))) continue;
+      const { named } = idsIn(sentence, pattern, entity);
+      if (named.size === 1) return [...named][0];
+    }
+  }
+  return undefined;
+}
+
+/** Words that point at the latest of a kind rather than describe it ("the new loop"). */
+const RECENCY = new Set(["latest", "last", "new", "newest", "current", "same", "other", "first"]);
 
 /** Whether the message names the entity at all ("the spec loop", "another loop"). */
 function mentions(message: string, entity: string): boolean {
@@ -633,36 +672,46 @@ function findEnumValue(values: unknown[], message: string): unknown {
 }
 
 /**
- * The one enum value the message names by a word no other value has (or
- * its stem), said right before what the arg is the type of or "one": for
- * `loop_type`, "a code loop" and "the code one" are `build_code`, while "a
- * build loop" could be `build_plan` too and "a loop for the dress code memo"
- * names no type; else the one value of several words the message says ("a
- * loop for build plan"), or ending the message after "for", the thing or a
- * determiner ("a loop for my code"). For a required arg only: a word in
+ * The enum value the message names by a word said right before what the arg
+ * is the type of or "one", or ending the message after "for", the thing or a
+ * determiner: for `loop_type`, "a code loop", "the coding one" and "a loop for
+ * my code" are `build_code`, "a planning one" is `plan` (the value all of
+ * whose words are said), "a build plan loop" is `build_plan` (the fuller of
+ * two), while "a build loop" could be either and "a loop for the dress code
+ * memo" names no type. Words are compared by their English stems, a value's
+ * word may be said in full ("specification" for `spec`) and a value of
+ * several words as one ("buildplan"). Else the one value of several words the
+ * message says ("a loop for build plan"). For a required arg only: a word in
  * passing should not set an option.
  */
 function findEnumByWord(name: string, property: JsonSchema, message: string): unknown {
   const entity = /^(.+?)_(?:type|kind|mode|category)$/.exec(name)?.[1];
   if (!Array.isArray(property.enum) || !entity) return undefined;
   const values = property.enum.filter((value): value is string => typeof value === "string");
-  const wordsOf = values.map((value) => tokenize(value).map(stem));
-  const said = tokenize(message).map(stem);
-  const thing = stem(entity.replace(/_/g, " ").split(" ").at(-1)!.toLowerCase());
-  // "a spec loop", and "the code one" answering which loop; "a loop for my code" and "start a
-  // loop" answered "code": the word ends the message, right after "for", the thing or a
-  // determiner ("a loop for the dress code" is about a dress code).
-  const last = said.findLastIndex((word) => !COURTESY.has(word));
-  const before = new Set(said.filter((_, i) =>
-    said[i + 1] === thing || said[i + 1] === "one" ||
-    i === last && i > 0 && ["for", thing, "my", "our", "a", "an", "the"].includes(said[i - 1])
-  ));
-  const named = values.filter((_, i) =>
-    wordsOf[i].some((word) =>
-      before.has(word) && wordsOf.filter((other) => other.includes(word)).length === 1
-    )
+  const wordsOf = values.map((value) => tokenize(value).map(stemEnglish));
+  const tokens = tokenize(message);
+  const said = tokens.flatMap((token) =>
+    wordsOf.find((words) => words.length > 1 && words.join("") === token) ?? [stemEnglish(token)]
   );
-  if (named.length > 0) return named.length === 1 ? named[0] : undefined;
+  const thing = stemEnglish(entity.replace(/_/g, " ").split(" ").at(-1)!.toLowerCase());
+  const last = said.findLastIndex((word) => !COURTESY.has(word));
+  const before = said.filter((_, i) =>
+    said[i + 1] === thing || said[i + 1] === "one" ||
+    i === last && (i === 0 || ["for", thing, "my", "our", "a", "an", "the"].includes(said[i - 1]))
+  );
+  const saysWord = (word: string, among: readonly string[]) =>
+    among.some((other) => other === word || word.length >= 4 && other.startsWith(word));
+  const named = values.flatMap((value, i) => {
+    const by = wordsOf[i].filter((word) => saysWord(word, before));
+    const unique = by.some((word) => wordsOf.filter((other) => other.includes(word)).length === 1);
+    const whole = wordsOf[i].every((word) => saysWord(word, said));
+    return by.length > 0 && (unique || whole) ? [{ value, whole, size: wordsOf[i].length }] : [];
+  });
+  const fullest = named.filter((one) => one.whole).sort((a, b) => b.size - a.size);
+  if (fullest.length > 1 && fullest[0].size === fullest[1].size) return undefined;
+  if (fullest.length > 0 || named.length > 0) {
+    return fullest[0]?.value ?? (named.length === 1 ? named[0].value : undefined);
+  }
   // "build code": a value of several words, said as words.
   const phrase = ` ${said.join(" ")} `;
   const spelled = values.filter((_, i) =>
@@ -671,8 +720,8 @@ function findEnumByWord(name: string, property: JsonSchema, message: string): un
   return spelled.length === 1 ? spelled[0] : undefined;
 }
 
-/** Words of courtesy a message may end with ("… for my code, thanks"). */
-const COURTESY = new Set(["please", "thanks", "thank", "you"]);
+/** Words of courtesy a message may end with ("… for my code, thanks"), as English stems. */
+const COURTESY = new Set(["pleas", "thank", "thx", "you"]);
 
 /** A cheap pre-check that a context value has the schema's type; the executor parses for real. */
 function fits(value: unknown, property: JsonSchema): boolean {

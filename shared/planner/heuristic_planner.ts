@@ -59,8 +59,8 @@ import {
   namesOnly,
   opensWithGreeting,
   readMessage,
-  scoreSaid,
 } from "./request_reading.ts";
+import { scoreSaid } from "./score_said.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
 import { asksAboutWritersPlace, locatesWriter, storedUserMessages } from "./arg_filler.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
@@ -562,7 +562,9 @@ function rescored(
 ): Reply | undefined {
   const said = scoreSaid(message);
   if (!said) return undefined;
-  const asked = `record a score of ${said.score}`;
+  // "give the plan loop ninety": the loop it names goes with the score.
+  const loop = /\b(?:the|my|our|that|this)\s+(?:[\p{L}_-]+\s+){1,2}?loop\b/iu.exec(message)?.[0];
+  const asked = `record a score of ${said.score}${loop ? ` for ${loop}` : ""}`;
   const { plan, missing } = choose(asked, readMessage(asked, { verbs }), steps);
   if (plan.length > 0) return { steps: plan };
   return said.asked && missing.length > 0

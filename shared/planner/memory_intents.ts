@@ -31,13 +31,27 @@ const OPENING = String
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me|your)\b)`;
 const KEEP_VERB = String
   .raw`(?:remember|memori[sz]e|keep in mind|note|(?:make|keep|take) a (?:mental )?note(?: of)?|take note(?: of)?|(?:don'?t|do not|never) forget)`;
+/** A fact about the writer, after a note with no "that": "note down my …" ("write down the steps" asks for text). */
+const ABOUT_WRITER = String.raw`(?=\s+(?:my|our|i|i'm|i've|i'd|we|we're)\b)`;
+/** A fact after "a note": "make a note my sister's …", "save a note — the spare key …". */
+const AFTER_NOTE = String.raw`(?=\s+(?:my|our|i|i'm|i've|i'd|we|we're|the)\b)`;
+/**
+ * Notes with no "that": "jot down milk and eggs", "note down my locker code:
+ * 4471", "make a note my sister's birthday is …", "keep note: …", "save a
+ * note — …", "keep track of the fact that …", "remember to note my …".
+ */
+const NOTE_DOWN = String.raw`(?:jot down\s*:?|(?:write|note|put|take) down\s*:?${ABOUT_WRITER}` +
+  String
+    .raw`|(?:make|keep|take|save|add|leave|write) (?:a |an |this )?(?:mental |quick |short )?note(?: that| of)?\s*[:–—-]?${AFTER_NOTE}` +
+  String
+    .raw`|keep track (?:of )?(?:the fact )?that|remember to (?:note|write down|jot down)(?: that)?)`;
 /**
  * Other ways to keep a fact: "jot down that …", "save that my car is blue"
  * (before a clause about the writer; "save that file" is no fact), "add to
  * your memory that …", "store this fact: …", "write this down: …".
  */
 const KEEP_NEW = String
-  .raw`(?:(?:write|jot|note|put) down that|(?:save|store|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|add (?:this|that) to (?:your )?memory\s*:)`;
+  .raw`(?:(?:write|jot|note|put) down that|${NOTE_DOWN}|(?:save|store|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|add (?:this|that) to (?:your )?memory\s*:)`;
 /** After a fact, "save that" and "store this" ask to keep it too; before one they may be about a file. */
 const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
 

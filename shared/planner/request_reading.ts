@@ -7,7 +7,6 @@
  * a greeting, or a fragment ("time in Tokyo"). Only a request can plan a
  * write.
  */
-import { SPELLED_NUMBER, spelledNumber } from "../text/spelled_numbers.ts";
 import { stem, tokenize } from "../text/words.ts";
 import {
   impliedWords,
@@ -158,30 +157,8 @@ const STATE_OF_EARLIER = new RegExp(
     String.raw`)\s*$`,
 );
 
-/**
- * A score said without a verb for it, or with a loose one: "give it 90", "75
- * now", "45 this time", "actually make that 58", "it's at 88 now", "first
- * version scored 72", "rate it 8/10" (80); the score and whether words asked
- * for it, or undefined.
- */
-export function scoreSaid(written: string): { score: number; asked: boolean } | undefined {
-  const match = SCORE_SAID.exec(written.trim());
-  if (!match) return undefined;
-  const [, asked, number, slashed, outOf] = match;
-  const said = /^\d+$/.test(number) ? Number(number) : spelledNumber(number);
-  if (said === undefined) return undefined;
-  const score = said * ((slashed ?? outOf) === "10" ? 10 : 1);
-  return score <= 100 ? { score, asked: asked !== undefined } : undefined;
-}
-
-const SCORE_SAID = new RegExp(
-  String
-    .raw`^\W*(?:(?:ok|okay|actually|now|hmm|then|so|and|well|no|done)\W+)*((?:give|rate|grade|mark|score)\s+(?:it|this|that|the loop|this version|this draft|this one)(?:\s+an?)?|make\s+(?:it|that)|(?:it's|it is|its|it’s|we're|we are|now)\s+at|(?:the\s+)?(?:first|next|new|latest|second|third|this|my)?\s*(?:version|draft|one|try|attempt|round)\s+(?:scored|got|gets|is|was)(?:\s+at|\s+an?)?|scored?|got)?\s*(\d{1,3}|${SPELLED_NUMBER})(?:\s*(?:\/\s*(10|100)|%|points?|out\s+of\s+(10|100)))?(?:\s+(?:now|this time|instead|then|please))*[\s.!]*$`,
-  "i",
-);
-
 const COMPARES_WITH_THAT =
-  /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)*(?:(?:is|isn't|isnt|are|was)\s+(?:that|it|this|this one|that one|they)\s+(?:(?:\d+|many|a few|several)\s+hours?\s+)?(?:ahead|behind|earlier|later|the\s+same|same|different)\b|(?:the\s+)?same\s+(?:time\s+|zone\s+)?as\b|how\s+(?:far|many\s+hours|much)\s+(?:ahead|behind|earlier|later)\s+(?:of|from|than)\s+[^?]+?\s+(?:is|are)\s+(?:that|it|this|they|there)\W*$)|\b(?:are|is)\s+(?:they|those|these|both|the two)\s+(?:in\s+)?(?:the\s+)?same\b/i;
+  /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)*(?:(?:is|isn't|isnt|are|was)\s+(?:that|it|this|this one|that one|they)\s+(?:(?:\d+|many|a few|several)\s+hours?\s+)?(?:ahead|behind|earlier|later|the\s+same|same|different)\b|(?:the\s+)?same\s+(?:time\s+|zone\s+)?as\b|how\s+(?:far|many\s+(?:hours|hrs)|much)\s+(?:ahead|behind|earlier|later)\s+(?:of|from|than)\s+[^?]+?\s+(?:is|are)\s+(?:that|it|this|they|there)\W*$|how\s+(?:far|many\s+(?:hours|hrs)|much)\s+(?:ahead|behind|earlier|later)\s+(?:is|are)\s+(?:(?:that|it|this|they|there)\s+(?:of|from|than|compared\s+(?:to|with))\s+|(?!(?:that|it|this|they|there)\b))[^?]+?\W*$)|\b(?:are|is)\s+(?:they|those|these|both|the two)\s+(?:in\s+)?(?:the\s+)?same\b/i;
 const COMPARES_BOTH =
   /^\W*(?:(?:and|ok|okay|so|what about|how about)\W+)*(?:between|from)\s+\p{L}[\p{L}\s'.-]*?\s+(?:and|to|vs)\s+\p{L}[\p{L}\s'.-]*?\W*$/iu;
 const AND_VALUE = /^\W*(?:and|And|AND)\s+(?:(?:in|for|at)\s+)?(?!I\b)\p{Lu}/u;

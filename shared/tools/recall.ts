@@ -28,9 +28,37 @@ function contentWords(text: string): string[] {
  * answer names the keys) without its question words, which no answer holds.
  */
 function wantedWords(message: string, head: string | undefined): string[] {
-  const words = contentWords(message);
+  const words = contentWords(asked(message));
   return head === undefined ? words : words.filter((word) => !QUESTION_WORDS.has(word));
 }
+
+/**
+ * What a question asks, without the words that open it ("wait, where are the
+ * documents?") or, for where a thing was put ("where did we put the
+ * documents?"), the verb of putting: neither is in the answer ("the documents
+ * are in the red folder"). "Where did I park?" keeps its verb: it is the thing.
+ */
+function asked(message: string): string {
+  const words = tokenize(message);
+  let first = 0;
+  while (first < words.length - 1 && INTERJECTIONS.has(words[first])) first++;
+  const rest = words.slice(first);
+  const putting = /^where (?:did|do|have|had) (?:i|we) (\w+) \S/.exec(rest.join(" "));
+  return putting && PUTTING.has(putting[1])
+    ? rest.filter((_, i) => i !== 3).join(" ")
+    : rest.join(" ");
+}
+
+/** Words that open a question without being asked about. */
+const INTERJECTIONS = new Set(
+  "wait hmm hm oh ok okay so um uh er well hey sorry btw actually and but also quick question then"
+    .split(" "),
+);
+/** Verbs of putting a thing somewhere, after "where did I …". */
+const PUTTING = new Set(
+  "put leave left keep kept store stored place placed stick stuck hide hid hidden file filed save saved"
+    .split(" "),
+);
 
 const QUESTION_WORDS = new Set([
   "what",

@@ -209,7 +209,7 @@ type RuntimeRead =
 // shared/local/ (the local server, its connection guard and data-folder lock), loaded the same
 // way by shared/app/serve.ts.
 const RUNTIME_READS: Record<string, RuntimeRead> = {
-  "shared/http/playground/assets.ts": {
+  "shared/http/playground/assets.js": {
     reads: "nothing",
     notARead: 'new URL(".\\/client.js", import.meta.url) is browser code inside PLAYGROUND_SCRIPT',
   },

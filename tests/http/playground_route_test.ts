@@ -37,13 +37,13 @@ Deno.test("deployed, the playground is off (404) unless MCP_LOOP_PLAYGROUND=true
   assert.equal((await on.fetch(get("/mcp-loop/playground"))).status, 200);
 });
 
-Deno.test("assets.ts is up to date with index.html, playground.js, render.js and the client (deno task build:playground)", async () => {
+Deno.test("assets.js is up to date with index.html, playground.js, render.js and the client (deno task build:playground)", async () => {
   const current = await Deno.readTextFile(
-    new URL("../../shared/http/playground/assets.ts", import.meta.url),
+    new URL("../../shared/http/playground/assets.js", import.meta.url),
   );
   assert.ok(
     current === await buildAssets(),
-    "run `deno task build:playground` and commit assets.ts",
+    "run `deno task build:playground` and commit assets.js",
   );
 });
 

@@ -741,7 +741,7 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
         assert.deepEqual(toolsOf(unsure), ["finalize_summary"]);
         assert.match(unsure.summaryMessage!, /I need the loop id/);
         // After a listing of two loops, "it" could be either: asked for too.
-        await ask("start a spec loop", chat);
+        const startedSpec = await ask("start a spec loop", chat);
         await ask("list my loops", chat);
         const ambiguous = await ask("score it 88", chat);
         assert.match(ambiguous.summaryMessage!, /I need the loop id/);
@@ -758,8 +758,15 @@ Deno.test("a newcomer's everyday requests get the right tools and a readable rep
           `memo-${crypto.randomUUID()}`,
         );
         assert.match(memo.summaryMessage!, /I need the loop type/);
-        const other = await ask("record a score of 90 for the spec loop", chat);
+        const other = await ask("record a score of 90 for my other loop", chat);
         assert.match(other.summaryMessage!, /I need the loop id/);
+        // Named by its type, the one loop of that type this chat started.
+        const spec = await ask("record a score of 90 for the spec loop", chat);
+        assert.deepEqual(spec.plan[0].args, {
+          loop_id:
+            /spec refinement loop with id ([0-9a-f]{8})/.exec(startedSpec.summaryMessage!)![1],
+          current_score: 90,
+        });
         const own = `own-${crypto.randomUUID()}`;
         await ask("my booking reference is 20240611", own);
         assert.match((await ask("score it 91", own)).summaryMessage!, /I need the loop id/);

@@ -1,0 +1,77 @@
+/**
+ * A score said the way people say one: hedges ("hmm", "I'd say"), at most
+ * one way of saying what the number is ("give it", "bump it to", "it
+ * deserves", "score:"), a qualifier or two ("a solid"), the number with its
+ * scale ("six out of ten": 60) and hedges after it ("I reckon"). Any other
+ * word and it is no score: "it's 5 pm", "call me at 9".
+ */
+import { SPELLED_NUMBER, spelledNumber } from "../text/spelled_numbers.ts";
+
+/** A score the message says, and whether its words ask to record it ("give it 90", not "90"). */
+export interface SaidScore {
+  score: number;
+  asked: boolean;
+}
+
+/** The score the message says (0 to 100 after its scale), or undefined. */
+export function scoreSaid(written: string): SaidScore | undefined {
+  const match = SCORE_SAID.exec(written.trim().replace(/[’‘]/g, "'"));
+  if (!match?.groups) return undefined;
+  const { asked, number, slashed, outOf } = match.groups;
+  const said = /^\d+$/.test(number) ? Number(number) : spelledNumber(number);
+  if (said === undefined) return undefined;
+  const scale = slashed ?? outOf;
+  const score = said * (scale !== undefined && /^(?:10|ten)$/i.test(scale) ? 10 : 1);
+  return score <= 100 ? { score, asked: asked !== undefined } : undefined;
+}
+
+const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
+
+const HEDGE = String
+  .raw`(?:ok|okay|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is))`;
+
+const SCORED = alternatives(
+  "it",
+  "this",
+  "that",
+  "this one",
+  "that one",
+  String
+    .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision)`,
+);
+
+const WHO = String
+  .raw`(?:(?:i|i'd|i would|i'll|i will|i'm|i am|we|we'd|we would|we'll|we will|we're|we are)\s+)?`;
+
+/** The words that say what the number is: a verb for it, or one for a plain value. */
+const ASKING = alternatives(
+  String
+    .raw`${WHO}(?:give|giving|rate|rating|grade|grading|mark|marking|score|scoring)\s+${SCORED}(?:\s+(?:as|at|with))?`,
+  String
+    .raw`${WHO}(?:put|set|bump|raise|lower|drop|move|change|update|call|make)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to))?`,
+  String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
+  String.raw`${SCORED}\s+(?:deserves|earns|merits|is worth|'s worth|gets)`,
+  String.raw`(?:score|rating|grade|mark)\s*(?:[:=-]|is|of)`,
+);
+const PLAIN = alternatives(
+  String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
+  String
+    .raw`(?:the\s+)?(?:first|next|new|latest|second|third|this|my)?\s*(?:version|draft|one|try|attempt|round)\s+(?:scored|got|gets|is|was)(?:\s+at)?`,
+  "scored?",
+  "got",
+);
+
+const QUALIFIER = String
+  .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
+
+const SCALE = String
+  .raw`(?:\s*\/\s*(?<slashed>10|100)|\s*%|\s+percent|\s+points?|\s+out\s+of\s+(?<outOf>10|100|ten|a hundred|one hundred))`;
+
+const ENDING = String
+  .raw`(?:now|this time|instead|then|please|maybe|probably|honestly|or so|ish|tops|for now|for this one|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right))`;
+
+const SCORE_SAID = new RegExp(
+  String.raw`^\W*(?:${HEDGE}\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +
+    String.raw`(?<number>\d{1,3}|${SPELLED_NUMBER})(?:-?ish)?${SCALE}?(?:[\s,]+${ENDING})*[\s.!]*$`,
+  "iu",
+);

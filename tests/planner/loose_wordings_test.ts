@@ -1,0 +1,196 @@
+/**
+ * Looser wordings the offline planner reads: a score hedged or said with a
+ * verb of its own ("I'd put it at sixty"), a loop named by its type among
+ * several, a loop's type said by another form of its word ("specification",
+ * "the coding one", "buildcode"), and wishes for a loop said by who wishes
+ * or by none ("we need a new loop", "need a build plan loop"), while a thing
+ * of something ("get a list of my loops") stays a read; notes with no "that"
+ * ("note down my …"), questions a kept fact answers though they open with
+ * "wait" or ask where a thing was put, and time differences asked with "hrs",
+ * "compared to", "between" or about the place just read.
+ */
+import assert from "node:assert/strict";
+import { type Data, offlineChats, steps, time } from "../support/offline_chats.ts";
+import { scoreSaid } from "../../shared/planner/score_said.ts";
+
+Deno.test("a score said with hedges, a verb of its own or a scale", () => {
+  const cases: [string, number, boolean][] = [
+    ["honestly I'd say about sixty-two", 62, false],
+    ["let's go with eighty-four", 84, true],
+    ["raise it to 91", 91, true],
+    ["seven out of ten, I guess", 70, false],
+    ["the latest revision is worth 77", 77, true],
+    ["it merits a 68", 68, true],
+    ["rating: 64", 64, true],
+    ["we'll call it 72", 72, true],
+    ["I'm scoring this one a decent 58 for now", 58, true],
+    ["ok so maybe 35ish", 35, false],
+    ["9/10", 90, false],
+    ["give it 80 points", 80, true],
+  ];
+  for (const [message, score, asked] of cases) {
+    assert.deepEqual(scoreSaid(message), { score, asked }, message);
+  }
+  for (
+    const message of [
+      "call me at 9",
+      "it's 5 pm",
+      "I'm 30",
+      "give me 5 minutes",
+      "it's worth 90 bucks",
+      "put it in folder 12",
+      "set an alarm for 7",
+      "I want 3 loops",
+      "remember 42",
+      "give it 900",
+    ]
+  ) assert.equal(scoreSaid(message), undefined, message);
+});
+
+Deno.test("looser wordings for loops", async (t) => {
+  const { loop, newChat } = await offlineChats();
+  const loopIdOf = (data: Data) => /loop with id ([0-9a-f]{8})/.exec(data.summaryMessage!)![1];
+  try {
+    await t.step("a hedged score is recorded for the loop just named", async () => {
+      const say = newChat("hedged");
+      const id = loopIdOf(await say("kick off a loop for the build plan"));
+      for (
+        const [message, score] of [
+          ["hmm, I'd put it at sixty", 60],
+          ["it earns an 85 I think", 85],
+          ["honestly like a five out of ten", 50],
+        ] as const
+      ) {
+        assert.deepEqual(steps(await say(message)), [
+          ["decide_loop_next_action", { loop_id: id, current_score: score }],
+        ], message);
+      }
+    });
+
+    await t.step("a loop named by its type takes the score, not the latest", async () => {
+      const say = newChat("by-type");
+      const plan = loopIdOf(await say("start a plan loop"));
+      const spec = loopIdOf(await say("start a spec loop as well"));
+      assert.deepEqual(steps(await say("rate the plan loop 66")), [
+        ["decide_loop_next_action", { loop_id: plan, current_score: 66 }],
+      ]);
+      assert.deepEqual(steps(await say("bump the spec loop up to seventy")), [
+        ["decide_loop_next_action", { loop_id: spec, current_score: 70 }],
+      ]);
+    });
+
+    await t.step("a type said by another form of its word", async () => {
+      for (
+        const [answer, type] of [
+          ["specification, please", "spec"],
+          ["the coding one", "build_code"],
+          ["buildcode", "build_code"],
+          ["a planning one", "plan"],
+        ] as const
+      ) {
+        const say = newChat("forms");
+        assert.deepEqual(steps(await say("begin a refinement loop")), []);
+        assert.deepEqual(steps(await say(answer)), [
+          ["initialize_refinement_loop", { loop_type: type }],
+        ], answer);
+      }
+      const direct = newChat("forms-direct");
+      assert.deepEqual(steps(await direct("set up a loop for my specifications")), [
+        ["initialize_refinement_loop", { loop_type: "spec" }],
+      ]);
+      // A word both types share names neither.
+      assert.deepEqual(steps(await direct("start a build loop")), []);
+    });
+
+    await t.step("wishes for a loop, with or without who wishes", async () => {
+      const say = newChat("wishes");
+      for (
+        const [message, type] of [
+          ["we need a new loop for the spec", "spec"],
+          ["would love another loop for the code", "build_code"],
+          ["need a build plan loop", "build_plan"],
+          ["can we do a loop for the plan?", "plan"],
+        ] as const
+      ) {
+        assert.deepEqual(steps(await say(message)), [
+          ["initialize_refinement_loop", { loop_type: type }],
+        ], message);
+      }
+      for (const message of ["get a list of my loops", "have a look at the loops"]) {
+        assert.deepEqual(steps(await say(message)), [["list_active_loops", {}]], message);
+      }
+    });
+  } finally {
+    await loop.close();
+  }
+});
+
+Deno.test("looser wordings for notes and times", async (t) => {
+  const { loop, newChat } = await offlineChats();
+  const kept = (data: Data) => steps(data).filter(([tool]) => tool === "remember");
+  try {
+    await t.step("a note with no 'that' keeps its fact", async () => {
+      const say = newChat("notes");
+      for (
+        const [message, fact] of [
+          ["jot down: oat milk, rye bread", "oat milk, rye bread"],
+          ["note down my bike lock combination 3318", "my bike lock combination 3318"],
+          ["could you make a quick note the plumber comes Thursday", "the plumber comes Thursday"],
+          ["keep note — our wifi password is on the fridge", "our wifi password is on the fridge"],
+          ["keep track of the fact that my train leaves at 7", "my train leaves at 7"],
+        ] as const
+      ) assert.deepEqual(kept(await say(message)), [["remember", { fact }]], message);
+      // Text to write is no fact of the writer's.
+      assert.deepEqual(kept(await say("write down the steps to bake bread")), []);
+    });
+
+    await t.step(
+      "a kept fact answers a question that opens with 'wait' or asks where a thing was put",
+      async () => {
+        const say = newChat("where-put");
+        await say("remember that the charger is in the hall drawer");
+        for (
+          const question of [
+            "wait where's the charger?",
+            "where did I put the charger?",
+          ]
+        ) {
+          assert.match(
+            (await say(question)).summaryMessage!,
+            /the charger is in the hall drawer/,
+            question,
+          );
+        }
+      },
+    );
+
+    await t.step(
+      "time differences with 'hrs', 'compared to', 'between', or the place just read",
+      async () => {
+        const say = newChat("differences");
+        assert.deepEqual(steps(await say("how many hours between Denver and Dublin")), [
+          time("Denver"),
+          time("Dublin"),
+        ]);
+        assert.deepEqual(steps(await say("how many hrs behind is Phoenix compared to Boston")), [
+          time("Phoenix"),
+          time("Boston"),
+        ]);
+        assert.deepEqual(steps(await say("time in Oslo")), [time("Oslo")]);
+        assert.deepEqual(steps(await say("how many hours ahead is that of Lima?")), [
+          time("Oslo"),
+          time("Lima"),
+        ]);
+        assert.deepEqual(steps(await say("time in Cairo?")), [time("Cairo")]);
+        assert.deepEqual(steps(await say("and how far behind is Chicago?")), [
+          time("Cairo"),
+          time("Chicago"),
+        ]);
+        // "Later is it in" compares with the writer's own time: the place alone.
+        assert.deepEqual(steps(await say("how many hours later is it in Perth?")), [time("Perth")]);
+      },
+    );
+  } finally {
+    await loop.close();
+  }
+});
