@@ -113,7 +113,7 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
   // "how many hrs ahead is Oslo compared to Lima".
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:(?:ahead|behind)\s+)?(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:(?:ahead|behind)\s+(?:of|from|than)|compared\s+(?:to|with)|vs\.?|versus)\s+\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:(?:ahead|behind)\s+)?(?:is|are)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:compared\s+(?:to|with)|vs\.?|versus)|(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:ahead|behind)\s+(?:of|from|than))\s+\p{Lu}/u,
   },
   // Both places after "between": "how many hours between Oslo and Lima", "… apart are …".
   {
@@ -296,10 +296,9 @@ const WISHES: readonly string[][] = [
   "can i have",
   "could i get",
   "could i have",
-  "get",
-  "have",
-  "do",
 ].map((wish) => wish.split(" "));
+/** "Get" is a wish when the new thing is to run: "get a loop going" (not "get a time check"). */
+const GET_GOING = new Set(["going", "started", "running", "underway"]);
 /** Wishes said without who wishes, at the start of a clause only: "need a code loop". */
 const BARE_WISHES: readonly string[][] = [["need"], ["want"], ["love"]];
 const NEW_THING = new Set(["a", "an", "another", "new"]);
@@ -310,6 +309,9 @@ const OF_THING = new Set(["of", "at", "into", "over", "about"]);
  * one of something ("get a list of my loops", "have a look at it": reads).
  */
 function wishAt(words: readonly string[], i: number): readonly string[] | undefined {
+  if (words[i] === "get" && NEW_THING.has(words[i + 1])) {
+    if (words.slice(i + 2, i + 6).some((word) => GET_GOING.has(word))) return ["get"];
+  }
   const wishes = i === 0 ? [...WISHES, ...BARE_WISHES] : WISHES;
   return wishes.find((phrase) =>
     phrase.every((word, j) => words[i + j] === word) && NEW_THING.has(words[i + phrase.length]) &&

@@ -109,14 +109,14 @@ Deno.test("looser wordings for loops", async (t) => {
           ["we need a new loop for the spec", "spec"],
           ["would love another loop for the code", "build_code"],
           ["need a build plan loop", "build_plan"],
-          ["can we do a loop for the plan?", "plan"],
+          ["could we get a loop going for the plan?", "plan"],
         ] as const
       ) {
         assert.deepEqual(steps(await say(message)), [
           ["initialize_refinement_loop", { loop_type: type }],
         ], message);
       }
-      for (const message of ["get a list of my loops", "have a look at the loops"]) {
+      for (const message of ["get a list of my loops", "do a search for my loops"]) {
         assert.deepEqual(steps(await say(message)), [["list_active_loops", {}]], message);
       }
     });
@@ -188,6 +188,8 @@ Deno.test("looser wordings for notes and times", async (t) => {
         ]);
         // "Later is it in" compares with the writer's own time: the place alone.
         assert.deepEqual(steps(await say("how many hours later is it in Perth?")), [time("Perth")]);
+        // Two things compared that are no places ask no time ("Java" is an island too).
+        assert.deepEqual(steps(await say("Is Python vs Java better for beginners?")), []);
       },
     );
   } finally {
