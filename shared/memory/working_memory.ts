@@ -105,7 +105,9 @@ export function addFact(document: MemoryDocument, fact: string): MemoryDocument 
  * field holding a string, that contains all of its content words ("my
  * favourite colour" forgets "My favourite colour is teal"), unless it names
  * someone else's ("my birthday" leaves "my mom's birthday is May 9"); and the fields at
- * `keys` (dotted paths). Returns what was removed, as text.
+ * `keys` (dotted paths). When nothing holds them all and `what` asks for a
+ * thing's number ("my locker number"), the one item of the thing holding a
+ * number ("my locker is 212"). Returns what was removed, as text.
  */
 export function forgetFromMemory(
   document: MemoryDocument,
@@ -133,8 +135,20 @@ export function forgetFromMemory(
     (text) => holdsAll(text, words) && !theirs(text),
     removed,
   ) as MemoryDocument;
-  return { document: result, removed };
+  if (removed.length > 0 || !NUMBER_WORDS.has(words.at(-1)!) || words.length < 2) {
+    return { document: result, removed };
+  }
+  // "forget my locker number" for "my locker is 212": the one item of the thing that holds a number.
+  const numbered = (text: string) =>
+    holdsAll(text, words.slice(0, -1)) && /\d/.test(text) && !theirs(text);
+  const found: string[] = [];
+  prune(structuredClone(result), numbered, found);
+  if (found.length !== 1) return { document: result, removed };
+  return { document: prune(result, numbered, removed) as MemoryDocument, removed };
 }
+
+/** Words that ask for a thing's number rather than name a thing: "my locker number", "the door code". */
+export const NUMBER_WORDS: ReadonlySet<string> = new Set(["number", "code", "pin", "id", "no"]);
 
 /** Whether the text holds every one of the content words. */
 function holdsAll(text: string, words: readonly string[]): boolean {

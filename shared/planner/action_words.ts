@@ -33,7 +33,7 @@ const ACTIONS: Record<string, string> = {
 /** Nouns that name the same thing. */
 const SAME_THING: readonly string[] = [
   "session conversation chat thread history",
-  "loop refinement",
+  "loop refinement refining",
   "memory fact",
 ];
 
@@ -233,6 +233,18 @@ const OPENINGS = [
   "i d like to",
   "i need to",
   "i wanna",
+  "id like to",
+  "id love to",
+  "id want to",
+  "im hoping to",
+  "gotta",
+  "would be great to",
+  "it would be great to",
+  "it d be great to",
+  "would be nice to",
+  "it would be nice to",
+  "it d be nice to",
+  "got to",
   "i d want to",
   "i would want to",
   "i d love to",
@@ -284,12 +296,16 @@ const WISHES: readonly string[][] = [
   "i need",
   "i would like",
   "i d like",
+  "id like",
   "i wanna",
   "we want",
   "we need",
   "we would like",
   "we d like",
   "would love",
+  "would like",
+  "could use",
+  "needs",
   "i d love",
   "i would love",
   "can i get",
@@ -297,10 +313,13 @@ const WISHES: readonly string[][] = [
   "could i get",
   "could i have",
 ].map((wish) => wish.split(" "));
+/** Verbs of working on a thing again, and a loop to do it in ({@link withPlainVerbs}). */
+const REFINING = new Set(["refine", "iterate", "improve", "polish", "rework", "revise"]);
+const IN_A_LOOP = /\b(?:in|with|using|through|via) (?:a|an|another|a new|new) (?:\w+ )?loop\b/;
 /** "Get" is a wish when the new thing is to run: "get a loop going" (not "get a time check"). */
 const GET_GOING = new Set(["going", "started", "running", "underway"]);
-/** Wishes said without who wishes, at the start of a clause only: "need a code loop". */
-const BARE_WISHES: readonly string[][] = [["need"], ["want"], ["love"]];
+/** Wishes said without who wishes, at the start of a clause only: "need a code loop", "have a …". */
+const BARE_WISHES: readonly string[][] = [["need"], ["want"], ["love"], ["have"]];
 const NEW_THING = new Set(["a", "an", "another", "new"]);
 const OF_THING = new Set(["of", "at", "into", "over", "about"]);
 
@@ -308,11 +327,15 @@ const OF_THING = new Set(["of", "at", "into", "over", "about"]);
  * The wish that opens at `words[i]` before a new thing, unless the thing is
  * one of something ("get a list of my loops", "have a look at it": reads).
  */
-function wishAt(words: readonly string[], i: number): readonly string[] | undefined {
+function wishAt(
+  words: readonly string[],
+  i: number,
+  atStart: boolean,
+): readonly string[] | undefined {
   if (words[i] === "get" && NEW_THING.has(words[i + 1])) {
     if (words.slice(i + 2, i + 6).some((word) => GET_GOING.has(word))) return ["get"];
   }
-  const wishes = i === 0 ? [...WISHES, ...BARE_WISHES] : WISHES;
+  const wishes = atStart ? [...WISHES, ...BARE_WISHES] : WISHES;
   return wishes.find((phrase) =>
     phrase.every((word, j) => words[i + j] === word) && NEW_THING.has(words[i + phrase.length]) &&
     !words.slice(i + phrase.length + 1, i + phrase.length + 4).some((word) => OF_THING.has(word))
@@ -322,11 +345,18 @@ function wishAt(words: readonly string[], i: number): readonly string[] | undefi
 /** The words with each phrasal verb ({@link PHRASAL_VERBS}) as its one-word verb. */
 export function withPlainVerbs(words: readonly string[]): string[] {
   const plain: string[] = [];
+  // Where the clause starts after its opening: "would be great to have a loop" wishes with "have".
+  const start = words.length - withoutOpening(words).length;
   for (let i = 0; i < words.length; i++) {
-    const wish = wishAt(words, i);
+    const wish = wishAt(words, i, i === start);
     if (wish) {
       i += wish.length - 1;
       plain.push("create");
+      continue;
+    }
+    // "refine my plan in a loop", "iterate on the spec with a loop": start one for it.
+    if (REFINING.has(words[i]) && IN_A_LOOP.test(words.slice(i + 1).join(" "))) {
+      plain.push("start");
       continue;
     }
     const match = PHRASAL_VERBS.find(([phrase]) =>

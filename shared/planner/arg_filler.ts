@@ -696,7 +696,7 @@ function findEnumByWord(name: string, property: JsonSchema, message: string): un
   const thing = stemEnglish(entity.replace(/_/g, " ").split(" ").at(-1)!.toLowerCase());
   const last = said.findLastIndex((word) => !COURTESY.has(word));
   const before = said.filter((_, i) =>
-    said[i + 1] === thing || said[i + 1] === "one" ||
+    said[i + 1] === thing || ONE_OF_A_KIND.has(said[i + 1]) ||
     i === last && (i === 0 || ["for", thing, "my", "our", "a", "an", "the"].includes(said[i - 1]))
   );
   const saysWord = (word: string, among: readonly string[]) =>
@@ -719,6 +719,9 @@ function findEnumByWord(name: string, property: JsonSchema, message: string): un
   );
   return spelled.length === 1 ? spelled[0] : undefined;
 }
+
+/** Words after a type that stand for the thing: "the code one", "the planning kind". */
+const ONE_OF_A_KIND = new Set(["one", "kind", "type", "sort"]);
 
 /** Words of courtesy a message may end with ("… for my code, thanks"), as English stems. */
 const COURTESY = new Set(["pleas", "thank", "thx", "you"]);

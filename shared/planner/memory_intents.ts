@@ -40,11 +40,12 @@ const AFTER_NOTE = String.raw`(?=\s+(?:my|our|i|i'm|i've|i'd|we|we're|the)\b)`;
  * 4471", "make a note my sister's birthday is …", "keep note: …", "save a
  * note — …", "keep track of the fact that …", "remember to note my …".
  */
-const NOTE_DOWN = String.raw`(?:jot down\s*:?|(?:write|note|put|take) down\s*:?${ABOUT_WRITER}` +
+const NOTE_DOWN = String
+  .raw`(?:jot down\s*:?(?!\s+(?:a|an|some|me|us)\b)|(?:write|note|put|take) down\s*:?${ABOUT_WRITER}` +
   String
-    .raw`|(?:make|keep|take|save|add|leave|write) (?:a |an |this )?(?:mental |quick |short )?note(?: that| of)?\s*[:–—-]?${AFTER_NOTE}` +
+    .raw`|(?:make|keep|take|save|add|leave|write) (?:a |an |this )?(?:mental |quick |short )?note(?: that| of)?\s*[:,–—-]?${AFTER_NOTE}` +
   String
-    .raw`|keep track (?:of )?(?:the fact )?that|remember to (?:note|write down|jot down)(?: that)?)`;
+    .raw`|keep track of the fact(?: that)?|keep track (?:of )?that|remember to (?:note|write down|jot down)(?: that)?)`;
 /**
  * Other ways to keep a fact: "jot down that …", "save that my car is blue"
  * (before a clause about the writer; "save that file" is no fact), "add to

@@ -28,9 +28,10 @@ export function scoreSaid(written: string): SaidScore | undefined {
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
+  String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
   "it",
   "this",
   "that",
@@ -68,7 +69,7 @@ const SCALE = String
   .raw`(?:\s*\/\s*(?<slashed>10|100)|\s*%|\s+percent|\s+points?|\s+out\s+of\s+(?<outOf>10|100|ten|a hundred|one hundred))`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|maybe|probably|honestly|or so|ish|tops|for now|for this one|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right))`;
+  .raw`(?:now|this time|instead|then|please|maybe|probably|honestly|or so|ish|tops|for now|for this one|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   String.raw`^\W*(?:${HEDGE}\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +

@@ -10,7 +10,7 @@
 import { afterTakingBack } from "../text/taking_back.ts";
 import { stemEnglish } from "../text/english_stemmer.ts";
 import { contentWords as allContentWords, stem, tokenize } from "../text/words.ts";
-import { memoryStatements, othersOwn } from "../memory/working_memory.ts";
+import { memoryStatements, NUMBER_WORDS, othersOwn } from "../memory/working_memory.ts";
 import type { StoredMessage } from "../ports.ts";
 
 /**
@@ -42,11 +42,16 @@ function asked(message: string): string {
   const words = tokenize(message);
   let first = 0;
   while (first < words.length - 1 && INTERJECTIONS.has(words[first])) first++;
-  const rest = words.slice(first);
+  const rest = words.slice(first).filter((word) => !FILLERS.has(word));
   const putting = /^where (?:did|do|have|had) (?:i|we) (\w+) \S/.exec(rest.join(" "));
   return putting && PUTTING.has(putting[1])
     ? rest.filter((_, i) => i !== 3).join(" ")
     : rest.join(" ");
+}
+
+/** Whether the message asks, after the words that open it: "uh what's my locker number again". */
+function asksQuestion(message: string): boolean {
+  return isQuestion(message) || isQuestion(asked(message));
 }
 
 /** Words that open a question without being asked about. */
@@ -54,6 +59,8 @@ const INTERJECTIONS = new Set(
   "wait hmm hm oh ok okay so um uh er well hey sorry btw actually and but also quick question then"
     .split(" "),
 );
+/** Words a question may hold anywhere without asking about them: "what's my pin again". */
+const FILLERS = new Set(["again", "please", "pls", "exactly", "anyway", "lol", "btw"]);
 /** Verbs of putting a thing somewhere, after "where did I …". */
 const PUTTING = new Set(
   "put leave left keep kept store stored place placed stick stuck hide hid hidden file filed save saved"
@@ -84,7 +91,7 @@ export function recallStatements(
 ): StoredMessage[] {
   const wanted = new Set(contentWords(message));
   // A statement is not answered from memory: "lunch is at noon" should not quote "lunch was late".
-  if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
+  if (wanted.size === 0 || !asksQuestion(message) || aboutTheAssistant(message)) return [];
   const theirs = othersOwn(message);
   const head = ownedThing(message);
   const seen = new Set<string>();
@@ -119,15 +126,20 @@ const MEMORY_ASK =
  * undefined when it names none after "my".
  */
 function ownedThing(message: string): string | undefined {
+  return ownedPhrase(message).at(-1);
+}
+
+/** The content words after "my" in a question: "locker", "number" for "what's my locker number?". */
+function ownedPhrase(message: string): string[] {
   const words = tokenize(message);
   const my = words.indexOf("my");
-  if (my < 0) return undefined;
+  if (my < 0) return [];
   const phrase: string[] = [];
   for (const word of words.slice(my + 1, my + 4)) {
     if (PHRASE_ENDS.has(word)) break;
     phrase.push(word);
   }
-  return contentWords(phrase.join(" ")).at(-1);
+  return contentWords(phrase.join(" "));
 }
 /** Words that end the phrase after "my": a preposition, a verb, a conjunction. */
 const PHRASE_ENDS = new Set(
@@ -158,15 +170,24 @@ export function recallMemory(message: string, context: Record<string, unknown>):
     wantedWords(message, owned).filter((word) => !toMemory || !ASKING_MEMORY.has(word))
       .map(stemEnglish),
   );
-  if (wanted.size === 0 || !isQuestion(message) || aboutTheAssistant(message)) return [];
+  if (wanted.size === 0 || !asksQuestion(message) || aboutTheAssistant(message)) return [];
   const head = owned === undefined ? undefined : stemEnglish(owned);
+  // "what's my locker number?" is answered by a fact of the locker holding a number ("my locker is 212").
+  const numbered = owned !== undefined && NUMBER_WORDS.has(owned)
+    ? ownedPhrase(message).at(-2)
+    : undefined;
+  // The number word is not in the fact: "my locker is 212".
+  if (numbered !== undefined) wanted.delete(stemEnglish(owned!));
+  const holdsHead = (words: ReadonlySet<string>, text: string) =>
+    head === undefined || words.has(head) ||
+    numbered !== undefined && words.has(stemEnglish(numbered)) && /\d/.test(text);
   // "what's my birthday?" is not "my mom's birthday is May 9".
   const theirs = othersOwn(message);
   const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
     if (theirs(text)) return [];
     const words = new Set(contentWords(text).map(stemEnglish));
     // "what's my favourite food?" is not "my favourite colour is green".
-    if (head !== undefined && !words.has(head)) return [];
+    if (!holdsHead(words, text)) return [];
     const shared = [...wanted].filter((word) => words.has(word)).length;
     const score = shared / wanted.size;
     return shared > 0 && score >= MIN_OVERLAP ? [{ text, score, order }] : [];

@@ -27,6 +27,11 @@ Deno.test("a score said with hedges, a verb of its own or a scale", () => {
     ["ok so maybe 35ish", 35, false],
     ["9/10", 90, false],
     ["give it 80 points", 80, true],
+    ["I've revised it, seventy now", 70, false],
+    ["meh, call it 48", 48, true],
+    ["it deserves a 91 tbh", 91, true],
+    ["drop it to 41, it has gotten worse", 41, true],
+    ["raise the rating to 67", 67, true],
   ];
   for (const [message, score, asked] of cases) {
     assert.deepEqual(scoreSaid(message), { score, asked }, message);
@@ -86,6 +91,7 @@ Deno.test("looser wordings for loops", async (t) => {
           ["the coding one", "build_code"],
           ["buildcode", "build_code"],
           ["a planning one", "plan"],
+          ["the coding kind", "build_code"],
         ] as const
       ) {
         const say = newChat("forms");
@@ -102,6 +108,20 @@ Deno.test("looser wordings for loops", async (t) => {
       assert.deepEqual(steps(await direct("start a build loop")), []);
     });
 
+    await t.step(
+      "working on a thing in a loop starts one; a score after a change is a score",
+      async () => {
+        const say = newChat("in-a-loop");
+        assert.deepEqual(steps(await say("could you iterate on the build plan with a loop")), [
+          ["initialize_refinement_loop", { loop_type: "build_plan" }],
+        ]);
+        const id = loopIdOf(await say("I'd like to start refining my code"));
+        assert.deepEqual(steps(await say("ok I tweaked the draft, sixty-four now")), [
+          ["decide_loop_next_action", { loop_id: id, current_score: 64 }],
+        ]);
+      },
+    );
+
     await t.step("wishes for a loop, with or without who wishes", async () => {
       const say = newChat("wishes");
       for (
@@ -110,6 +130,10 @@ Deno.test("looser wordings for loops", async (t) => {
           ["would love another loop for the code", "build_code"],
           ["need a build plan loop", "build_plan"],
           ["could we get a loop going for the plan?", "plan"],
+          ["gotta get a code loop going", "build_code"],
+          ["could use a spec loop today", "spec"],
+          ["it would be nice to have a build plan loop", "build_plan"],
+          ["would like a code loop", "build_code"],
         ] as const
       ) {
         assert.deepEqual(steps(await say(message)), [
@@ -138,10 +162,13 @@ Deno.test("looser wordings for notes and times", async (t) => {
           ["could you make a quick note the plumber comes Thursday", "the plumber comes Thursday"],
           ["keep note — our wifi password is on the fridge", "our wifi password is on the fridge"],
           ["keep track of the fact that my train leaves at 7", "my train leaves at 7"],
+          ["keep track of the fact my dentist is on Elm Street", "my dentist is on Elm Street"],
+          ["make note, my badge number is 7781", "my badge number is 7781"],
         ] as const
       ) assert.deepEqual(kept(await say(message)), [["remember", { fact }]], message);
       // Text to write is no fact of the writer's.
       assert.deepEqual(kept(await say("write down the steps to bake bread")), []);
+      assert.deepEqual(kept(await say("jot down a packing list for the beach")), []);
     });
 
     await t.step(
@@ -153,6 +180,7 @@ Deno.test("looser wordings for notes and times", async (t) => {
           const question of [
             "wait where's the charger?",
             "where did I put the charger?",
+            "hmm where is the charger again",
           ]
         ) {
           assert.match(
@@ -163,6 +191,24 @@ Deno.test("looser wordings for notes and times", async (t) => {
         }
       },
     );
+
+    await t.step("a thing's number is the number a fact of the thing holds", async () => {
+      const say = newChat("numbers");
+      await say("remember my bike lock is 5521");
+      await say("remember my laptop is a ThinkPad");
+      assert.match(
+        (await say("what's my bike lock code?")).summaryMessage!,
+        /my bike lock is 5521/,
+      );
+      assert.doesNotMatch(
+        (await say("what's my laptop number?")).summaryMessage!,
+        /ThinkPad/,
+        "a fact holding no number answers no question of a number",
+      );
+      const forgot = await say("forget my bike lock code");
+      assert.deepEqual(steps(forgot), [["forget", { what: "my bike lock code" }]]);
+      assert.match(forgot.summaryMessage!, /I forgot "my bike lock is 5521"/);
+    });
 
     await t.step(
       "time differences with 'hrs', 'compared to', 'between', or the place just read",
