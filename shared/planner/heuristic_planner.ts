@@ -394,7 +394,7 @@ function planRead(
   },
 ): Reply | undefined {
   // "give it 90", "75 now" after a reply naming a loop: its score.
-  const scored = rescored(message, { verbs, choose, steps });
+  const scored = rescored(message, { tools, verbs, choose, steps });
   if (scored) return scored;
   const chooseWith = (argText?: string) => choose(message, reading, steps, argText);
   const chosen = chooseWith();
@@ -557,9 +557,11 @@ const DETERMINERS = new Set(
  * named takes it. A bare number is planned only when that loop is known.
  */
 function rescored(
-  message: string,
-  { verbs, choose, steps }: Pick<Rechoosing, "verbs" | "choose" | "steps">,
+  written: string,
+  { tools, verbs, choose, steps }: Pick<Rechoosing, "tools" | "verbs" | "choose" | "steps">,
 ): Reply | undefined {
+  // "give the build plan 82" names the build plan loop.
+  const message = withTypedThings(written, tools);
   const said = scoreSaid(message);
   if (!said) return undefined;
   // "give the plan loop ninety": the loop it names goes with the score.
@@ -570,6 +572,36 @@ function rescored(
   return said.asked && missing.length > 0
     ? { steps: [], note: missingArgsNote(missing) }
     : undefined;
+}
+
+/**
+ * The message with a thing named by its type alone said with the thing too:
+ * "rate the plan 90" is "rate the plan loop 90" where a tool's `loop_type`
+ * takes "plan" (the longest type first: "the build plan").
+ */
+function withTypedThings(message: string, tools: readonly PlannerTool[]): string {
+  const typed = tools.flatMap((tool) =>
+    Object.entries(argProperties(tool)).flatMap(([name, property]) => {
+      const thing = /^(.+?)_(?:type|kind)$/.exec(name)?.[1]?.replace(/_/g, " ");
+      const values = (property as { enum?: unknown[] }).enum;
+      if (!thing || !Array.isArray(values)) return [];
+      return values.filter((value): value is string => typeof value === "string")
+        .map((value) => ({ words: value.replace(/_/g, " "), thing }));
+    })
+  ).sort((a, b) => b.words.length - a.words.length);
+  let text = message;
+  for (const { words, thing } of typed) {
+    text = text.replace(
+      new RegExp(
+        String.raw`\b((?:the|my|our|that|this)\s+${escapeRegExp(words)})\b(?!\s+(?:${
+          escapeRegExp(thing)
+        }|one)\b)`,
+        "i",
+      ),
+      `$1 ${thing}`,
+    );
+  }
+  return text;
 }
 
 /** "I'm in Perth btw" right after a question about the writer's place ("what time is it here?"). */

@@ -82,6 +82,13 @@ Deno.test("looser wordings for loops", async (t) => {
       assert.deepEqual(steps(await say("bump the spec loop up to seventy")), [
         ["decide_loop_next_action", { loop_id: spec, current_score: 70 }],
       ]);
+      // The type alone names the loop too.
+      assert.deepEqual(steps(await say("score the plan 58")), [
+        ["decide_loop_next_action", { loop_id: plan, current_score: 58 }],
+      ]);
+      assert.deepEqual(steps(await say("put the spec at eighty")), [
+        ["decide_loop_next_action", { loop_id: spec, current_score: 80 }],
+      ]);
     });
 
     await t.step("a type said by another form of its word", async () => {
