@@ -622,6 +622,7 @@ function comparedWithEarlier(
 ): PlannedAction[] {
   const compares = comparesWithEarlier(message);
   if (!compares) return [];
+  if (compares === "two") return readsOfLatestTwo(earlier, rechoosing);
   const named = askedAgain(message, earlier, rechoosing);
   if (named.length === 0) return [];
   const before = compares === "that" ? readsOfLatest(earlier, rechoosing) : [];
@@ -659,10 +660,30 @@ function asksChoices({ tool, args }: MissingArgs): boolean {
 }
 
 /** The reads the latest earlier message that asked for any planned, as they were ("again"). */
-function readsOfLatest(
+function readsOfLatest(earlier: readonly string[], rechoosing: Rechoosing): PlannedAction[] {
+  return latestReads(earlier, rechoosing).steps;
+}
+
+/**
+ * "Which one is ahead?" after the time in Auckland, then in Lima: the two
+ * latest reads again (of one message, or of the two latest that read).
+ */
+function readsOfLatestTwo(earlier: readonly string[], rechoosing: Rechoosing): PlannedAction[] {
+  const latest = latestReads(earlier, rechoosing);
+  if (latest.steps.length !== 1) return latest.steps;
+  const before = latestReads(earlier.slice(0, latest.at), rechoosing).steps;
+  const two = [...before.slice(-1), ...latest.steps];
+  return two.length === 2 && two[0].tool === two[1].tool &&
+      JSON.stringify(two[0].args) !== JSON.stringify(two[1].args)
+    ? two
+    : [];
+}
+
+/** The reads of the latest earlier message that asked for any, and where it is. */
+function latestReads(
   earlier: readonly string[],
   { tools, verbs, choose, steps }: Rechoosing,
-): PlannedAction[] {
+): { steps: PlannedAction[]; at: number } {
   for (let i = earlier.length - 1; i >= 0; i--) {
     const previous = earlier[i];
     const reading = readMessage(previous, { verbs });
@@ -680,10 +701,13 @@ function readsOfLatest(
       ? plan
       : askedAgain(previous, earlier.slice(0, i), { tools, verbs, choose, steps });
     if (done.length > 0) {
-      return done.filter((step) => tools.some((tool) => tool.name === step.tool && tool.readOnly));
+      const reads = done.filter((step) =>
+        tools.some((tool) => tool.name === step.tool && tool.readOnly)
+      );
+      return { steps: reads, at: i };
     }
   }
-  return [];
+  return { steps: [], at: -1 };
 }
 
 /** The user's messages before the latest, oldest first: the stored ones, then the request's. */

@@ -117,13 +117,14 @@ const FOLLOW_UPS = [
 
 /**
  * A comparison with what the reply before answered: "is that ahead of
- * Lisbon?", "is it the same as Bangkok?" ("that" is the earlier answer), or
- * one naming both ("ok and between LA and Tokyo?"); undefined for any other
- * message.
+ * Lisbon?", "is it the same as Bangkok?" ("that" is the earlier answer), one
+ * naming both ("ok and between LA and Tokyo?"), or one of the two answers
+ * before ("which one is ahead?": "two"); undefined for any other message.
  */
-export function comparesWithEarlier(written: string): "that" | "both" | undefined {
+export function comparesWithEarlier(written: string): "that" | "both" | "two" | undefined {
   const text = withoutLeadingPleasantries(written);
   if (tokenize(text).length > 10) return undefined;
+  if (COMPARES_THE_TWO.test(text)) return "two";
   if (COMPARES_WITH_THAT.test(text)) return "that";
   return COMPARES_BOTH.test(text) ? "both" : undefined;
 }
@@ -157,6 +158,9 @@ const STATE_OF_EARLIER = new RegExp(
     String.raw`)\s*$`,
 );
 
+/** The two answers before compared with each other: "which one is ahead?", "how far apart are they?". */
+const COMPARES_THE_TWO =
+  /^\W*(?:(?:and|ok|okay|so|but|hmm|right)\W+)*(?:which\s+(?:one|of\s+(?:them|the\s+two)|city|place)\s+(?:is|s|'s)\s+(?:ahead|behind|earlier|later)\b|which\s+(?:one\s+)?is\s+(?:ahead|behind|earlier|later)\b|how\s+(?:far|many\s+(?:hours|hrs))\s+apart\s+are\s+(?:they|those|the\s+two)\b|what(?:'s|\s+is)\s+the\s+(?:time\s+)?difference(?:\s+between\s+(?:them|those|the\s+two))?\W*$)/i;
 const COMPARES_WITH_THAT =
   /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)*(?:(?:is|isn't|isnt|are|was)\s+(?:that|it|this|this one|that one|they)\s+(?:(?:\d+|many|a few|several)\s+hours?\s+)?(?:ahead|behind|earlier|later|the\s+same|same|different)\b|(?:the\s+)?same\s+(?:time\s+|zone\s+)?as\b|how\s+(?:far|many\s+(?:hours|hrs)|much)\s+(?:ahead|behind|earlier|later)\s+(?:of|from|than)\s+[^?]+?\s+(?:is|are)\s+(?:that|it|this|they|there)\W*$|how\s+(?:far|many\s+(?:hours|hrs)|much)\s+(?:ahead|behind|earlier|later)\s+(?:is|are)\s+(?:(?:that|it|this|they|there)\s+(?:of|from|than|compared\s+(?:to|with))\s+|(?!(?:that|it|this|they|there)\b))[^?]+?\W*$)|\b(?:are|is)\s+(?:they|those|these|both|the two)\s+(?:in\s+)?(?:the\s+)?same\b/i;
 const COMPARES_BOTH =

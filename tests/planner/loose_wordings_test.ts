@@ -241,6 +241,15 @@ Deno.test("looser wordings for notes and times", async (t) => {
         ]);
         // "Later is it in" compares with the writer's own time: the place alone.
         assert.deepEqual(steps(await say("how many hours later is it in Perth?")), [time("Perth")]);
+        // The two places read before, compared with each other.
+        const two = newChat("the-two");
+        await two("what time is it in Quito");
+        await two("and in Manila?");
+        assert.deepEqual(steps(await two("which one is later?")), [time("Quito"), time("Manila")]);
+        assert.deepEqual(steps(await two("hmm how far apart are they")), [
+          time("Quito"),
+          time("Manila"),
+        ]);
         // Two things compared that are no places ask no time ("Java" is an island too).
         assert.deepEqual(steps(await say("Is Python vs Java better for beginners?")), []);
       },
