@@ -232,8 +232,10 @@ function namedEarlier(
 
 /**
  * "… for the plan loop" after replies that started a plan loop and a spec
- * loop: the id in the latest reply sentence that says "a plan … loop", or
- * undefined when the message describes no entity or no sentence names one id.
+ * loop: the one id the replies name in a sentence saying "a plan … loop" (or,
+ * when none does, "a … code … loop" for "the code loop"). Undefined when the
+ * message describes no entity, or the replies name none or several so
+ * described ("the plan loop" after two plan loops: the id is asked for).
  */
 function describedEarlier(
   message: string,
@@ -246,21 +248,35 @@ function describedEarlier(
     .exec(tokenize(message).join(" "));
   const words = said?.[1].trim().split(" ").filter((word) => !RECENCY.has(word)) ?? [];
   if (words.length === 0) return undefined;
-  const describes = new RegExp(
-    String.raw`\b(?:a|an|the|your|my)\s+${words.join(" ")}\s+(?:\w+\s+){0,2}?${thing}\b`,
+  const sentences = replySentences(context);
+  const idsDescribed = (describes: RegExp) =>
+    new Set(
+      sentences.filter((sentence) => describes.test(tokenize(sentence).join(" ")))
+        .flatMap((sentence) => [...idsIn(sentence, pattern, entity).named]),
+    );
+  const exactly = idsDescribed(
+    new RegExp(
+      String.raw`\b(?:a|an|the|your|my)\s+${words.join(" ")}\s+(?:\w+\s+){0,2}?${thing}\b`,
+    ),
   );
+  const ids = exactly.size > 0 ? exactly : idsDescribed(
+    new RegExp(
+      String.raw`\b(?:a|an|the|your|my)\s+(?:\w+\s+){0,2}?${
+        words.join(" ")
+      }\s+(?:\w+\s+){0,2}?${thing}\b`,
+    ),
+  );
+  return ids.size === 1 ? [...ids][0] : undefined;
+}
+
+/** The sentences of the assistant's replies in the context's recent messages. */
+function replySentences(context: Record<string, unknown>): string[] {
   const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];
-  for (const reply of [...recent].reverse()) {
-    if (!isRecord(reply) || reply.role !== "assistant" || typeof reply.content !== "string") {
-      continue;
-    }
-    for (const sentence of reply.content.split(/(?<=[.!?])\s+|\n+/).reverse()) {
-      if (!describes.test(tokenize(sentence).join(" "))) continue;
-      const { named } = idsIn(sentence, pattern, entity);
-      if (named.size === 1) return [...named][0];
-    }
-  }
-  return undefined;
+  return recent.flatMap((reply) =>
+    isRecord(reply) && reply.role === "assistant" && typeof reply.content === "string"
+      ? reply.content.split(/(?<=[.!?])\s+|\n+/)
+      : []
+  );
 }
 
 /** Words that point at the latest of a kind rather than describe it ("the new loop"). */

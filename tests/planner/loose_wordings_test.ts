@@ -76,6 +76,9 @@ Deno.test("looser wordings for loops", async (t) => {
       const say = newChat("by-type");
       const plan = loopIdOf(await say("start a plan loop"));
       const spec = loopIdOf(await say("start a spec loop as well"));
+      assert.deepEqual(steps(await say("give the plan one a 62")), [
+        ["decide_loop_next_action", { loop_id: plan, current_score: 62 }],
+      ]);
       assert.deepEqual(steps(await say("rate the plan loop 66")), [
         ["decide_loop_next_action", { loop_id: plan, current_score: 66 }],
       ]);
@@ -89,6 +92,12 @@ Deno.test("looser wordings for loops", async (t) => {
       assert.deepEqual(steps(await say("put the spec at eighty")), [
         ["decide_loop_next_action", { loop_id: spec, current_score: 80 }],
       ]);
+      // A type no loop of the conversation has, or two loops of the type: the id is asked for.
+      assert.match((await say("give the code one 71")).summaryMessage!, /I need the loop id/);
+      const twice = newChat("two-plans");
+      await twice("start a plan loop");
+      await twice("start another plan loop");
+      assert.match((await twice("rate the plan loop 90")).summaryMessage!, /I need the loop id/);
     });
 
     await t.step("a type said by another form of its word", async () => {
