@@ -5,7 +5,9 @@
  * scale ("six out of ten": 60) and hedges after it ("I reckon"). Any other
  * word and it is no score: "it's 5 pm", "call me at 9".
  */
-import { SPELLED_NUMBER, spelledNumber } from "../text/spelled_numbers.ts";
+import { SPELLED_NUMBER, spelledNumber, spelledNumbersIn } from "../text/spelled_numbers.ts";
+import { tokenize } from "../text/words.ts";
+import { isKnownVerb } from "./action_words.ts";
 
 /** A score the message says, and whether its words ask to record it ("give it 90", not "90"). */
 export interface SaidScore {
@@ -13,9 +15,16 @@ export interface SaidScore {
   asked: boolean;
 }
 
-/** The score the message says (0 to 100 after its scale), or undefined. */
+/**
+ * The score the message says (0 to 100 after its scale), or undefined. An
+ * aside after a comma is left out ("set it to eighty, I'm fairly happy with
+ * it"), unless it asks for more ("give it 90, and start a spec loop").
+ */
 export function scoreSaid(written: string): SaidScore | undefined {
-  const match = SCORE_SAID.exec(written.trim().replace(/[’‘]/g, "'"));
+  const text = written.trim().replace(/[’‘]/g, "'");
+  const comma = text.lastIndexOf(",");
+  const aside = comma > 0 && isAside(text.slice(comma + 1));
+  const match = SCORE_SAID.exec(text) ?? (aside ? SCORE_SAID.exec(text.slice(0, comma)) : null);
   if (!match?.groups) return undefined;
   const { asked, number, slashed, outOf } = match.groups;
   const said = /^\d+$/.test(number) ? Number(number) : spelledNumber(number);
@@ -25,10 +34,19 @@ export function scoreSaid(written: string): SaidScore | undefined {
   return score <= 100 ? { score, asked: asked !== undefined } : undefined;
 }
 
+/** Words after a score that say nothing more to do: "nice job", "much better now" (no number, no ask). */
+function isAside(tail: string): boolean {
+  const words = tokenize(tail);
+  return words.length > 0 && words.length <= 7 && !/\d/.test(tail) &&
+    !isKnownVerb(words[0]) && !words.some((word) => ASKING_MORE.has(word)) &&
+    spelledNumbersIn(tail).length === 0;
+}
+const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "could", "would"]);
+
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
   String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
@@ -69,7 +87,7 @@ const SCALE = String
   .raw`(?:\s*\/\s*(?<slashed>10|100)|\s*%|\s+percent|\s+points?|\s+out\s+of\s+(?<outOf>10|100|ten|a hundred|one hundred))`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|maybe|probably|honestly|or so|ish|tops|for now|for this one|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|instead|then|please|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for)\s+(?:that|this)(?:\s+one)?|(?:on|for)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   String.raw`^\W*(?:${HEDGE}\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +

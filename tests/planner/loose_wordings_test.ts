@@ -32,6 +32,9 @@ Deno.test("a score said with hedges, a verb of its own or a scale", () => {
     ["it deserves a 91 tbh", 91, true],
     ["drop it to 41, it has gotten worse", 41, true],
     ["raise the rating to 67", 67, true],
+    ["gonna settle on seventy-one for this one", 71, true],
+    ["bump it to 83, way cleaner now", 83, true],
+    ["mark this draft a 59, still rough", 59, true],
   ];
   for (const [message, score, asked] of cases) {
     assert.deepEqual(scoreSaid(message), { score, asked }, message);
@@ -48,6 +51,8 @@ Deno.test("a score said with hedges, a verb of its own or a scale", () => {
       "I want 3 loops",
       "remember 42",
       "give it 900",
+      "give it 90, and start a spec loop",
+      "it's 5, call me later",
     ]
   ) assert.equal(scoreSaid(message), undefined, message);
 });
