@@ -509,11 +509,13 @@ function askedAgain(
  * finished?" after a listing: the listing again.
  */
 function stateOfEarlier(
-  message: string,
+  written: string,
   reading: MessageReading,
   earlier: readonly string[],
   rechoosing: Rechoosing,
 ): PlannedAction[] {
+  // "how is the build plan going?" asks of the build plan loop.
+  const message = withTypedThings(written, rechoosing.tools);
   const asked = asksStateOfEarlier(message);
   if (!asked) return [];
   const { plan } = rechoosing.choose(`${message} status`, reading, rechoosing.steps, message);

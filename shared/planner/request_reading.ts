@@ -151,6 +151,12 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those))?` +
     String.raw`|how s it going|how is it going|should i (?:keep going|continue|stop)` +
+    // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
+    String
+      .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing)` +
+    String
+      .raw`|any\s+(?:progress|news|update|updates)\s+(?:on|with)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
+    String.raw`|where\s+are\s+we\s+(?:with|on)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
     String
       .raw`|(?:what|which) (?:type|kind) (?:of loop )?(?:is|was) (it|that|this|that one|this one)` +
     String

@@ -81,6 +81,10 @@ Deno.test("looser wordings for loops", async (t) => {
       const say = newChat("by-type");
       const plan = loopIdOf(await say("start a plan loop"));
       const spec = loopIdOf(await say("start a spec loop as well"));
+      // The state of one, asked by its type.
+      assert.deepEqual(steps(await say("how is the spec coming along?")), [
+        ["get_loop_status", { loop_id: spec }],
+      ]);
       assert.deepEqual(steps(await say("give the plan one a 62")), [
         ["decide_loop_next_action", { loop_id: plan, current_score: 62 }],
       ]);
@@ -91,14 +95,17 @@ Deno.test("looser wordings for loops", async (t) => {
         ["decide_loop_next_action", { loop_id: spec, current_score: 70 }],
       ]);
       // The type alone names the loop too.
-      assert.deepEqual(steps(await say("score the plan 58")), [
-        ["decide_loop_next_action", { loop_id: plan, current_score: 58 }],
+      const alone = newChat("type-alone");
+      const plan2 = loopIdOf(await alone("start a plan loop"));
+      const spec2 = loopIdOf(await alone("start a spec loop as well"));
+      assert.deepEqual(steps(await alone("score the plan 58")), [
+        ["decide_loop_next_action", { loop_id: plan2, current_score: 58 }],
       ]);
-      assert.deepEqual(steps(await say("put the spec at eighty")), [
-        ["decide_loop_next_action", { loop_id: spec, current_score: 80 }],
+      assert.deepEqual(steps(await alone("put the spec at eighty")), [
+        ["decide_loop_next_action", { loop_id: spec2, current_score: 80 }],
       ]);
       // A type no loop of the conversation has, or two loops of the type: the id is asked for.
-      assert.match((await say("give the code one 71")).summaryMessage!, /I need the loop id/);
+      assert.match((await alone("give the code one 71")).summaryMessage!, /I need the loop id/);
       const twice = newChat("two-plans");
       await twice("start a plan loop");
       await twice("start another plan loop");
