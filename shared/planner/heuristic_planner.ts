@@ -591,12 +591,13 @@ function withTypedThings(message: string, tools: readonly PlannerTool[]): string
         .map((value) => ({ words: value.replace(/_/g, " "), thing }));
     })
   ).sort((a, b) => b.words.length - a.words.length);
-  // "the code one": a word of a type, with "one" for the thing.
-  const typeWords = new Set(typed.flatMap(({ words }) => words.split(" ")));
+  // "the code one": a word of a type, with "one" for the thing of that type.
   let text = message.replace(
     /\b((?:the|my|our|that|this)\s+(\p{L}+))\s+one\b/iu,
-    (whole, named: string, word: string) =>
-      typeWords.has(word.toLowerCase()) && typed.length > 0 ? `${named} ${typed[0].thing}` : whole,
+    (whole, named: string, word: string) => {
+      const of = typed.find(({ words }) => words.split(" ").includes(word.toLowerCase()));
+      return of ? `${named} ${of.thing}` : whole;
+    },
   );
   for (const { words, thing } of typed) {
     text = text.replace(
