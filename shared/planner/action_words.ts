@@ -120,6 +120,12 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
     pattern:
       /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:apart\s+)?(?:(?:is|are)\s+(?:it|there)\s+)?(?:of\s+difference\s+)?between\s+\p{Lu}/u,
   },
+  // Which of two places is ahead: "which is ahead, Oslo or Lima?", "is it later in Athens or
+  // Riga?", "what's the difference in time between Rome and Lagos?".
+  {
+    pattern:
+      /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?[,:]?\s+\p{Lu}|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?[Tt]he\s+difference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
+  },
   // Whether someone is asleep or up: "can I call my mum in Perth now or is she asleep".
   {
     pattern:

@@ -271,6 +271,14 @@ Deno.test("looser wordings for notes and times", async (t) => {
           time("Quito"),
           time("Manila"),
         ]);
+        assert.deepEqual(steps(await two("is it later in Lisbon or Warsaw?")), [
+          time("Lisbon"),
+          time("Warsaw"),
+        ]);
+        assert.deepEqual(
+          steps(await two("what's the difference in time between Rome and Lagos?")),
+          [time("Rome"), time("Lagos")],
+        );
         // Two things compared that are no places ask no time ("Java" is an island too).
         assert.deepEqual(steps(await say("Is Python vs Java better for beginners?")), []);
       },
