@@ -582,15 +582,8 @@ function rescored(
  * takes "plan" (the longest type first: "the build plan").
  */
 function withTypedThings(message: string, tools: readonly PlannerTool[]): string {
-  const typed = tools.flatMap((tool) =>
-    Object.entries(argProperties(tool)).flatMap(([name, property]) => {
-      const thing = /^(.+?)_(?:type|kind)$/.exec(name)?.[1]?.replace(/_/g, " ");
-      const values = (property as { enum?: unknown[] }).enum;
-      if (!thing || !Array.isArray(values)) return [];
-      return values.filter((value): value is string => typeof value === "string")
-        .map((value) => ({ words: value.replace(/_/g, " "), thing }));
-    })
-  ).sort((a, b) => b.words.length - a.words.length);
+  const typed = typedThings(tools);
+  if (typed.length === 0) return message;
   // "the code one": a word of a type, with "one" for the thing of that type.
   let text = message.replace(
     /\b((?:the|my|our|that|this)\s+(\p{L}+))\s+one\b/iu,
@@ -599,19 +592,42 @@ function withTypedThings(message: string, tools: readonly PlannerTool[]): string
       return of ? `${named} ${of.thing}` : whole;
     },
   );
-  for (const { words, thing } of typed) {
-    text = text.replace(
-      new RegExp(
-        String.raw`\b((?:the|my|our|that|this)\s+${escapeRegExp(words)})\b(?!\s+(?:${
-          escapeRegExp(thing)
-        }|one)\b)`,
-        "i",
-      ),
-      `$1 ${thing}`,
-    );
-  }
+  for (const { thing, said } of typed) text = text.replace(said, `$1 ${thing}`);
   return text;
 }
+
+/** Each type a tool's `<thing>_type` enum takes, longest first, with how it is said alone. */
+function typedThings(tools: readonly PlannerTool[]): TypedThing[] {
+  let typed = typedByTools.get(tools);
+  if (typed) return typed;
+  typed = tools.flatMap((tool) =>
+    Object.entries(argProperties(tool)).flatMap(([name, property]) => {
+      const thing = /^(.+?)_(?:type|kind)$/.exec(name)?.[1]?.replace(/_/g, " ");
+      const values = (property as { enum?: unknown[] }).enum;
+      if (!thing || !Array.isArray(values)) return [];
+      return values.filter((value): value is string => typeof value === "string")
+        .map((value) => {
+          const words = value.replace(/_/g, " ");
+          const said = new RegExp(
+            String.raw`\b((?:the|my|our|that|this)\s+${escapeRegExp(words)})\b(?!\s+(?:${
+              escapeRegExp(thing)
+            }|one)\b)`,
+            "i",
+          );
+          return { words, thing, said };
+        });
+    })
+  ).sort((a, b) => b.words.length - a.words.length);
+  typedByTools.set(tools, typed);
+  return typed;
+}
+
+interface TypedThing {
+  words: string;
+  thing: string;
+  said: RegExp;
+}
+const typedByTools = new WeakMap<readonly PlannerTool[], TypedThing[]>();
 
 /** "I'm in Perth btw" right after a question about the writer's place ("what time is it here?"). */
 function answersWhereHere(message: string, earlier: readonly string[]): boolean {
