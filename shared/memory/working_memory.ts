@@ -142,9 +142,9 @@ export function forgetFromMemory(
   const numbered = (text: string) =>
     holdsAll(text, words.slice(0, -1)) && /\d/.test(text) && !theirs(text);
   const found: string[] = [];
-  prune(structuredClone(result), numbered, found);
+  const pruned = prune(structuredClone(result), numbered, found) as MemoryDocument;
   if (found.length !== 1) return { document: result, removed };
-  return { document: prune(result, numbered, removed) as MemoryDocument, removed };
+  return { document: pruned, removed: [...removed, ...found] };
 }
 
 /** Words that ask for a thing's number rather than name a thing: "my locker number", "the door code". */

@@ -566,9 +566,11 @@ function rescored(
   const message = withTypedThings(written, tools);
   const said = scoreSaid(message);
   if (!said) return undefined;
-  // "give the plan loop ninety": the loop it names goes with the score.
-  const loop = /\b(?:the|my|our|that|this)\s+(?:[\p{L}_-]+\s+){1,2}?loop\b/iu.exec(message)?.[0];
-  const asked = `record a score of ${said.score}${loop ? ` for ${loop}` : ""}`;
+  // "give the plan loop ninety": the thing it names goes with the score.
+  const named = typedThings(tools)
+    .map(({ thing }) => thingNamed(thing).exec(message)?.[0])
+    .find((phrase) => phrase !== undefined);
+  const asked = `record a score of ${said.score}${named ? ` for ${named}` : ""}`;
   const { plan, missing } = choose(asked, readMessage(asked, { verbs }), steps);
   if (plan.length > 0) return { steps: plan };
   return said.asked && missing.length > 0
@@ -621,6 +623,20 @@ function typedThings(tools: readonly PlannerTool[]): TypedThing[] {
   typedByTools.set(tools, typed);
   return typed;
 }
+
+/** "the plan loop", "my build code loop": a thing of `thing`'s kind, described. */
+function thingNamed(thing: string): RegExp {
+  let named = namedThings.get(thing);
+  if (!named) {
+    named = new RegExp(
+      String.raw`\b(?:the|my|our|that|this)\s+(?:[\p{L}_-]+\s+){1,2}?${escapeRegExp(thing)}\b`,
+      "iu",
+    );
+    namedThings.set(thing, named);
+  }
+  return named;
+}
+const namedThings = new Map<string, RegExp>();
 
 interface TypedThing {
   words: string;
