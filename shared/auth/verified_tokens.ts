@@ -5,6 +5,7 @@
  * keeps authentication off the hot path. Only successes are kept, never past
  * the token's own `exp`, and for at most `ttlMs`.
  */
+import { forgetOldest } from "../bounded.ts";
 import type { Caller } from "../ports.ts";
 
 /** A bounded map of token → caller with expiry (oldest entries go first). */
@@ -43,9 +44,8 @@ export class VerifiedTokens {
       this.#now() + this.#ttlMs,
       typeof exp === "number" ? exp * 1000 : Infinity,
     );
-    if (this.#entries.size >= this.#max) {
-      this.#entries.delete(this.#entries.keys().next().value!);
-    }
+    this.#entries.delete(token);
+    forgetOldest(this.#entries, this.#max - 1);
     this.#entries.set(token, { caller, until });
   }
 }

@@ -8,6 +8,7 @@
  * apart from its result, nor a question apart from its answer; the recent
  * messages a summary covers are not shown twice.
  */
+import { BoundedSet } from "../bounded.ts";
 import type { Caller, Logger, StoredMessage, TokenCounter, UsageMeter } from "../ports.ts";
 import type {
   HistoryMessage,
@@ -78,23 +79,10 @@ export async function loadMemory(
  */
 function longSessions(deps: CompactionDeps): Set<string> {
   let sessions = LONG_SESSIONS.get(deps);
-  if (!sessions) LONG_SESSIONS.set(deps, sessions = new BoundedSet(10_000));
+  if (!sessions) LONG_SESSIONS.set(deps, sessions = new BoundedSet<string>(10_000));
   return sessions;
 }
 const LONG_SESSIONS = new WeakMap<CompactionDeps, Set<string>>();
-
-/** A set that forgets its oldest entry past `limit`. */
-class BoundedSet extends Set<string> {
-  constructor(readonly limit: number) {
-    super();
-  }
-  override add(value: string): this {
-    if (this.has(value)) return this;
-    super.add(value);
-    if (this.size > this.limit) this.delete(this.values().next().value!);
-    return this;
-  }
-}
 
 /** Most messages one compaction reads. */
 const HISTORY_LIMIT = 1_000;

@@ -15,6 +15,7 @@
  * documented limits, so this is a last resort, not a cost every isolate pays);
  * a refused JSON schema format falls back to JSON mode, then to no format.
  */
+import { BoundedSet } from "../../bounded.ts";
 import { AppError } from "../../errors.ts";
 import {
   type ChatCompletion,
@@ -89,7 +90,7 @@ export class OpenAiChatModel implements ChatModel {
   readonly #send: Adjustments;
   readonly #logger: Logger;
   /** Strict schemas the server refused, by name and text: sent not strict from then on. */
-  readonly #refusedStrict = new Set<string>();
+  readonly #refusedStrict = new BoundedSet<string>(MAX_REFUSED_SCHEMAS);
   #responseFormat: ResponseFormat;
 
   constructor(
@@ -160,9 +161,6 @@ export class OpenAiChatModel implements ChatModel {
     schema: NonNullable<ChatCompletionRequest["jsonSchema"]>,
     error: OpenAiApiError,
   ): void {
-    if (this.#refusedStrict.size >= MAX_REFUSED_SCHEMAS) {
-      this.#refusedStrict.delete(this.#refusedStrict.values().next().value!);
-    }
     this.#refusedStrict.add(schemaKey(schema));
     const body = error.error as { message?: string } | undefined;
     this.#logger.warn(
