@@ -4,6 +4,7 @@
  * a path does not need (PGlite, the OpenAI SDK, the MCP SDK) is imported on
  * first use.
  */
+import type { PlaygroundFiles } from "../http/playground_handler.ts";
 import { createAuthenticator } from "../auth/authenticator.ts";
 import { type Config, configSecrets } from "../config/config.ts";
 import { createRedactor } from "../log/redact.ts";
@@ -97,6 +98,11 @@ export interface AppOverrides {
   opening?: Promise<Sql>;
   /** Where the app runs (default: a local process); the entry detects it (runtime.ts). */
   runtime?: RuntimeInfo;
+  /**
+   * The playground's files (`PLAYGROUND_FILES` of shared/local/playground_files.ts),
+   * which the local server passes; without them the playground path serves no page.
+   */
+  playground?: PlaygroundFiles;
 }
 
 /** A built application. */
@@ -155,6 +161,7 @@ export function createApp(configured: Config, overrides: AppOverrides = {}): App
     remotes,
     authenticate: createAuthenticator({ ...config.auth, logger }),
     describe: () => describeApp(config, parts),
+    playground: overrides.playground,
   });
   if (!overrides.sql && overrides.openDatabase !== "on-first-use") {
     sql.ready().catch(() => {}); // start opening now; errors surface per request

@@ -8,7 +8,7 @@ import type { Config } from "../config/config.ts";
 import { createHealthHandler } from "../http/health_handler.ts";
 import { createHostOriginCheck } from "../http/host_origin.ts";
 import { createLoopHandler } from "../http/loop_handler.ts";
-import { createPlaygroundHandler } from "../http/playground_handler.ts";
+import { createPlaygroundHandler, type PlaygroundFiles } from "../http/playground_handler.ts";
 import { createProtectedResourceHandler, resourceMetadataUrl } from "../http/protected_resource.ts";
 import { lazyHandler } from "../http/lazy_handler.ts";
 import { createRunsHandler } from "../http/runs_handler.ts";
@@ -36,6 +36,8 @@ type RouterDeps = {
   remotes: Promise<RemoteToolSource[]>;
   authenticate: Authenticate;
   describe: () => Record<string, unknown>;
+  /** The playground's files, when the local server serves them. */
+  playground?: PlaygroundFiles;
 };
 
 /**
@@ -79,6 +81,7 @@ export function buildRouter(config: Config, deps: RouterDeps) {
     playground: createPlaygroundHandler({
       enabled: config.http.playground,
       deployed: config.http.deployed,
+      files: deps.playground,
     }),
     corsOrigins: config.http.corsOrigins,
     logger,

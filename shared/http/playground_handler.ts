@@ -1,24 +1,16 @@
 /**
  * `GET /mcp-loop/playground`: a page that streams a run with the web client
  * (`/mcp-loop/playground/playground.js`, `/render.js` and `/client.js`, no CDN, no build
- * step for users). On locally; when deployed only with MCP_LOOP_PLAYGROUND=true.
+ * step for users). Its files come from the local server (shared/local/playground_files.ts):
+ * deployed, Supabase would show the page as text, so the function holds a note instead
+ * and keeps the files out of its bundle.
  */
 import { AppError } from "../errors.ts";
 import { SILENT_LOGGER } from "../ports.ts";
-import {
-  CLIENT_SCRIPT,
-  PLAYGROUND_HTML,
-  PLAYGROUND_SCRIPT,
-  RENDER_SCRIPT,
-} from "./playground/assets.js";
 import { errorResponse } from "./responses.ts";
 
-const FILES: Record<string, { body: string; type: string }> = {
-  "": { body: PLAYGROUND_HTML, type: "text/html; charset=utf-8" },
-  "playground.js": { body: PLAYGROUND_SCRIPT, type: "text/javascript; charset=utf-8" },
-  "render.js": { body: RENDER_SCRIPT, type: "text/javascript; charset=utf-8" },
-  "client.js": { body: CLIENT_SCRIPT, type: "text/javascript; charset=utf-8" },
-};
+/** The playground's files by name ("" is the page): their text and content type. */
+export type PlaygroundFiles = Readonly<Record<string, { body: string; type: string }>>;
 
 /** The page (scripts from this origin only; the page calls this function and nothing else). */
 const HEADERS = {
@@ -40,9 +32,16 @@ export const DEPLOYED_PLAYGROUND_NOTE =
   "Run it locally instead: `npx --yes deno@2.9.6 task start`, then open http://127.0.0.1:8000/mcp-loop/playground. " +
   "To use this project's database and models from there, set DATABASE_URL and the model settings in the local environment (docs/deploy.md#the-playground).\n";
 
-/** Builds the playground handler; `file` is "", "playground.js", "render.js" or "client.js". */
+/**
+ * Builds the playground handler; `file` is "", "playground.js", "render.js" or
+ * "client.js", served from `files` (none: only the deployed note, or 404).
+ */
 export function createPlaygroundHandler(
-  { enabled, deployed = false }: { enabled: boolean; deployed?: boolean },
+  { enabled, deployed = false, files = {} }: {
+    enabled: boolean;
+    deployed?: boolean;
+    files?: PlaygroundFiles;
+  },
 ): (file: string) => Response {
   return (file) => {
     if (enabled && deployed && file === "") {
@@ -50,14 +49,16 @@ export function createPlaygroundHandler(
         headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" },
       });
     }
-    const found = enabled ? FILES[file] : undefined;
+    const found = enabled ? files[file] : undefined;
     if (!found) {
       return errorResponse(
         new AppError(
           "NOT_FOUND",
-          enabled
-            ? `The playground has no file "${file}"`
-            : "The playground is off here; set MCP_LOOP_PLAYGROUND=true to serve it",
+          !enabled
+            ? "The playground is off here; set MCP_LOOP_PLAYGROUND=true to serve it"
+            : file === ""
+            ? "The playground's page is served by the local server: run `deno task start`"
+            : `The playground has no file "${file}"`,
         ),
         { logger: SILENT_LOGGER },
       );

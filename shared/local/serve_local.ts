@@ -7,6 +7,7 @@
  * two signals are the rule), flushing the audit log and closing the database.
  * Local-only: the edge entry never imports this folder.
  */
+import { PLAYGROUND_FILES } from "./playground_files.ts";
 import { type Config, configSecrets, loadConfigOrExit } from "../config/config.ts";
 import { describeError } from "../errors.ts";
 import { createConsoleLogger } from "../log/console_logger.ts";
@@ -98,7 +99,14 @@ async function startApp(
   const opening = openDatabase(config, logger);
   opening.catch(() => {}); // failures surface through the app, per request
   const { createApp } = await import("../app/app.ts");
-  return started.app = createApp(config, { tools, supabaseClient, logger, opening, runtime });
+  return started.app = createApp(config, {
+    tools,
+    supabaseClient,
+    logger,
+    opening,
+    runtime,
+    playground: PLAYGROUND_FILES,
+  });
 }
 
 /**

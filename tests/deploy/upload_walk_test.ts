@@ -206,13 +206,9 @@ type RuntimeRead =
 
 // The PGlite adapter is not here: shared/app/storage.ts loads it by a specifier the walk does
 // not read, so it is neither uploaded nor bundled (the test below, and bundle_test.ts); nor is
-// shared/local/ (the local server, its connection guard and data-folder lock), loaded the same
-// way by shared/app/serve.ts.
+// shared/local/ (the local server, its connection guard and data-folder lock, and the playground's
+// files), loaded the same way by shared/app/serve.ts.
 const RUNTIME_READS: Record<string, RuntimeRead> = {
-  "shared/http/playground/assets.js": {
-    reads: "nothing",
-    notARead: 'new URL(".\\/client.js", import.meta.url) is browser code inside PLAYGROUND_SCRIPT',
-  },
   "shared/store/migrations.ts": {
     reads:
       "supabase/migrations/*.sql beside the code (Deno.readDir, Deno.readTextFile); not uploaded",

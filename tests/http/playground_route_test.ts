@@ -1,13 +1,14 @@
 /** The playground's route: served locally, off when deployed unless enabled, and its assets current. */
 import assert from "node:assert/strict";
 import { buildAssets } from "../../shared/http/playground/build_assets.ts";
+import { PLAYGROUND_FILES } from "../../shared/local/playground_files.ts";
 import { testApp } from "../support/test_app.ts";
 
 const get = (path: string) => new Request(`http://localhost${path}`);
 const DEPLOYED = { SUPABASE_URL: "https://abc.supabase.co", MCP_LOOP_REQUIRE_AUTH: "false" };
 
 Deno.test("locally the playground page and its three scripts are served, from this origin only", async () => {
-  const { app } = testApp();
+  const { app } = testApp({ playground: PLAYGROUND_FILES });
   const page = await app.fetch(get("/mcp-loop/playground"));
   assert.equal(page.status, 200);
   assert.match(page.headers.get("content-type")!, /text\/html/);
@@ -26,6 +27,12 @@ Deno.test("locally the playground page and its three scripts are served, from th
   assert.equal(slash.status, 301);
   assert.equal(slash.headers.get("location"), "/mcp-loop/playground");
   assert.equal((await app.fetch(get("/mcp-loop/playground/nope.js"))).status, 404);
+});
+
+Deno.test("an app given no playground files (as deployed) says where the page is served", async () => {
+  const res = await testApp().app.fetch(get("/mcp-loop/playground"));
+  assert.equal(res.status, 404);
+  assert.match((await res.json()).error.message, /deno task start/);
 });
 
 Deno.test("deployed, the playground is off (404) unless MCP_LOOP_PLAYGROUND=true", async () => {
