@@ -328,6 +328,13 @@ const GET_GOING = new Set(["going", "started", "running", "underway"]);
 const BARE_WISHES: readonly string[][] = [["need"], ["want"], ["love"], ["have"]];
 const NEW_THING = new Set(["a", "an", "another", "new"]);
 const OF_THING = new Set(["of", "at", "into", "over", "about"]);
+/**
+ * A request said as the new thing alone, marked as a request by what ends it:
+ * "a fresh code loop please", "one more spec loop, thanks", "and a plan loop
+ * too", "a spec loop would be great" ("a spec loop" alone asks nothing).
+ */
+const THING_ALONE =
+  /^(?:a|an|another|one more|new)(?: [a-z]+){1,6}? (?:please|pls|plz|thanks|thank you|thx|too|as well|would be (?:great|nice|good|perfect|ideal|helpful))$/;
 
 /**
  * The wish that opens at `words[i]` before a new thing, unless the thing is
@@ -353,6 +360,7 @@ export function withPlainVerbs(words: readonly string[]): string[] {
   const plain: string[] = [];
   // Where the clause starts after its opening: "would be great to have a loop" wishes with "have".
   const start = words.length - withoutOpening(words).length;
+  if (THING_ALONE.test(words.slice(start).join(" "))) plain.push("create");
   for (let i = 0; i < words.length; i++) {
     const wish = wishAt(words, i, i === start);
     if (wish) {

@@ -9,7 +9,7 @@ import { memoryStatements } from "../memory/working_memory.ts";
 import { escapeRegExp, tokenize } from "../text/words.ts";
 import { spelledNumbersIn } from "../text/spelled_numbers.ts";
 import { stemEnglish } from "../text/english_stemmer.ts";
-import { isPersonWord, namesPerson } from "./action_words.ts";
+import { isKnownVerb, isPersonWord, namesPerson } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -67,6 +67,23 @@ export function missingArgs(schema: JsonSchema, sources: ArgSources): string[] {
   return argsOf(schema).filter(([name, property, required]) =>
     required && findArg(name, property, required, sources) === undefined
   ).map(([name]) => name);
+}
+
+/**
+ * An arg left out of `args` for which the message names a place the arg's own
+ * check refuses ({@link unknownPlace}): the tool is not to run without it.
+ */
+export function refusedArg(
+  schema: JsonSchema,
+  args: Record<string, unknown>,
+  { message, acceptsArg }: ArgSources,
+): { arg: string; value: string } | undefined {
+  for (const [name, property] of argsOf(schema)) {
+    if (name in args) continue;
+    const value = unknownPlace(name, property, message, acceptsArg);
+    if (value !== undefined) return { arg: name, value };
+  }
+  return undefined;
 }
 
 function argsOf(schema: JsonSchema): [string, JsonSchema, boolean][] {
@@ -213,6 +230,9 @@ function namedEarlier(
   const pattern = safeRegExp(property.pattern);
   const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
   if (!pattern || !entity) return undefined;
+  const ordinal = ORDINAL_PLACE[ordinalSaid(message, entity) ?? ""];
+  // "the first one", "the other loop": the one of the replies' ids in that place, or none.
+  if (ordinal !== undefined) return byPlace(ordinal, entity, pattern, context);
   const described = describedEarlier(message, entity, pattern, context);
   if (described !== undefined) return described;
   // "record a score of 70" just after "I started loop 3f0c9a1e": the one the last reply named.
@@ -267,6 +287,57 @@ function describedEarlier(
     ),
   );
   return ids.size === 1 ? [...ids][0] : undefined;
+}
+
+/** The place an ordinal word points at among the ids named so far, in their order. */
+const ORDINAL_PLACE: Record<string, number | "other"> = {
+  first: 0,
+  "1st": 0,
+  second: 1,
+  "2nd": 1,
+  third: 2,
+  "3rd": 2,
+  fourth: 3,
+  "4th": 3,
+  other: "other",
+  last: -1,
+  latest: -1,
+  newest: -1,
+};
+
+/** The ordinal word of "the first one", "the other loop", "my second spec loop". */
+function ordinalSaid(message: string, entity: string): string | undefined {
+  const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
+  return new RegExp(
+    String.raw`\b(?:the|my|our)\s+(${
+      Object.keys(ORDINAL_PLACE).join("|")
+    })\s+(?:one|(?:\w+\s+){0,2}?${thing})\b`,
+  ).exec(tokenize(message).join(" "))?.[1];
+}
+
+/**
+ * The id in `place` among those the recent replies name (after the entity's
+ * name or "id"), in the order first named: 0 the first, -1 the latest;
+ * "other" is the one of exactly two that the latest reply naming one did not
+ * name, when the replies hold no third. Undefined when there is no such
+ * place, or no telling which.
+ */
+function byPlace(
+  place: number | "other",
+  entity: string,
+  pattern: RegExp,
+  context: Record<string, unknown>,
+): string | undefined {
+  const sentences = replySentences(context);
+  const named = sentences.map((sentence) => [...idsIn(sentence, pattern, entity).named]);
+  const ids = [...new Set(named.flat())];
+  if (place !== "other") return ids.at(place);
+  // Two in all, a listing's included: after a listing of three, "the other" could be either.
+  const all = idsIn(sentences.join(" "), pattern, entity).all;
+  const latest = named.findLast((each) => each.length > 0) ?? [];
+  return all === 2 && ids.length === 2 && latest.length === 1
+    ? ids.find((id) => id !== latest[0])
+    : undefined;
 }
 
 /** The sentences of the assistant's replies in the context's recent messages. */
@@ -405,6 +476,39 @@ export function eachStatedValue(
   return [args];
 }
 
+/**
+ * A write's args once for each value of an enum arg the message lists, each
+ * in a part of its own ("start a spec loop and a build code loop": two); just
+ * `args` when a later part asks for something else ("… and score the plan
+ * loop 80" has a verb of its own) or the list names one value.
+ */
+export function eachListedOption(
+  schema: JsonSchema,
+  args: Record<string, unknown>,
+  message: string,
+): Record<string, unknown>[] {
+  const parts = message.split(OPTION_JOINER).filter((part) => /\p{L}/u.test(part));
+  if (parts.length < 2) return [args];
+  for (const [name, property] of argsOf(schema)) {
+    if (!Array.isArray(property.enum) || !(name in args)) continue;
+    const valueWords = new Set(property.enum.flatMap((value) => tokenize(String(value))));
+    const values: unknown[] = [];
+    for (const [i, part] of parts.entries()) {
+      const value = findEnumByWord(name, property, part);
+      if (value === undefined) continue;
+      if (i > 0 && tokenize(part).some((word) => !valueWords.has(word) && isKnownVerb(word))) {
+        return [args];
+      }
+      if (!values.includes(value)) values.push(value);
+    }
+    if (values.length > 1 && values.includes(args[name])) {
+      return values.map((value) => ({ ...args, [name]: value }));
+    }
+  }
+  return [args];
+}
+const OPTION_JOINER = /\s*(?:[,;&]|\band\b|\bplus\b|\bas well as\b)\s*/i;
+
 /** The part (between commas or sentence ends) of the message's `raw` words holding the `index`th. */
 function partAround(raw: readonly string[], index: number): { text: string; start: number } {
   const ends = (i: number) => /[,.;:!?]$/.test(raw[i]);
@@ -413,6 +517,37 @@ function partAround(raw: readonly string[], index: number): { text: string; star
   let end = index;
   while (end < raw.length - 1 && !ends(end)) end++;
   return { text: raw.slice(start, end + 1).join(" "), start };
+}
+
+/** An arg whose name or description says it is a place. */
+const PLACE_ARG = /\b(?:place|city|country|location|time[ _]?zone|region)\b/i;
+/** Words that name where something is asked about: "the time in …", "… at …". */
+const PLACE_PREPOSITION = /^(?:in|at)$/i;
+
+/**
+ * A capitalised name (one to three words) after "in" or "at" in the ask,
+ * which a place arg's schema refuses: "what time is it in Gotham City?". The
+ * writer is told the place is not known, instead of the tool answering for no
+ * place at all. Not in a part about the writer ("I'm at Starbucks, what time is it?").
+ */
+function unknownPlace(
+  name: string,
+  property: JsonSchema,
+  message: string,
+  acceptsArg?: (name: string, value: unknown) => boolean,
+): string | undefined {
+  if (!acceptsArg || property.type !== "string") return undefined;
+  if (!PLACE_ARG.test(`${name} ${property.description ?? ""}`)) return undefined;
+  const words = phraseWords(message);
+  const aside = asides(message);
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!PLACE_PREPOSITION.test(words[i]) || aside[i] !== ASKED) continue;
+    let end = i + 1;
+    while (end < words.length && end <= i + 3 && /^\p{Lu}/u.test(words[end])) end++;
+    const named = words.slice(i + 1, end).join(" ");
+    if (named !== "" && !acceptsArg(name, named)) return named;
+  }
+  return undefined;
 }
 
 /** Words no schema should accept: when one is accepted, the arg takes free text, not a stated value. */

@@ -34,6 +34,7 @@ import {
   recallStatements,
   withoutMemoryQuestion,
 } from "../tools/recall.ts";
+import { memoryStatements } from "../memory/working_memory.ts";
 import { amendedFact, clip, memoryAskEnds, memoryIntent } from "./memory_intents.ts";
 import {
   asksAnotherTime,
@@ -140,7 +141,8 @@ export class HeuristicPlanner implements Planner {
       steps: results.length,
     });
     if (beside) return { steps: beside };
-    const intent = memoryIntent(message, tools, { previous });
+    const memory = memoryStatements(context.workingMemory);
+    const intent = memoryIntent(message, tools, { previous, memory });
     if (intent) return { steps: [intent] };
     const reading = readMessage(message, { verbs });
     const amended = reading.kind !== "request" && amendedFact(message, tools, previous);
@@ -414,7 +416,7 @@ function planRead(
   }
   // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
   // how are my loops doing?" lists the loops and asks which one.
-  const unrunWrites = missing.filter(({ tool }) => !tool.readOnly);
+  const unrunWrites = missing.filter(({ tool, refused }) => !tool.readOnly || refused);
   if (plan.length > 0) {
     // "When it's noon in Chicago, what time is it in Warsaw?": said to be the time now.
     const note = unrunWrites.length > 0
@@ -569,13 +571,30 @@ function rescored(
   // "give the plan loop ninety": the thing it names goes with the score.
   const named = typedThings(tools)
     .map(({ thing }) => thingNamed(thing).exec(message)?.[0])
-    .find((phrase) => phrase !== undefined);
+    .find((phrase) => phrase !== undefined) ?? inOrder(message, tools);
   const asked = `record a score of ${said.score}${named ? ` for ${named}` : ""}`;
   const { plan, missing } = choose(asked, readMessage(asked, { verbs }), steps);
   if (plan.length > 0) return { steps: plan };
   return said.asked && missing.length > 0
     ? { steps: [], note: missingArgsNote(missing) }
     : undefined;
+}
+
+/** "the first one", "my other loop": a place among the things named, said with the thing. */
+const IN_ORDER =
+  /\b(?:the|my|our)\s+(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest)\s+(\p{L}+)\b/iu;
+
+/**
+ * "the other one gets 75": the thing in that place, as "the other loop" when
+ * the tools' typed things are of one kind (the arg filler finds its id).
+ */
+function inOrder(message: string, tools: readonly PlannerTool[]): string | undefined {
+  const said = IN_ORDER.exec(message);
+  const things = new Set(typedThings(tools).map(({ thing }) => thing));
+  if (!said || things.size !== 1) return undefined;
+  const [thing] = things;
+  const word = said[2].toLowerCase();
+  return word === "one" || word === thing ? `the ${said[1].toLowerCase()} ${thing}` : undefined;
 }
 
 /**

@@ -21,12 +21,14 @@ import type { PlannedAction } from "../contracts.ts";
 import type { PlannerTool } from "../ports.ts";
 import { asksWhatIsRemembered } from "../tools/recall.ts";
 import { withoutLeadingPleasantries, withoutPleasantries } from "./request_reading.ts";
+import { NUMBER_WORDS } from "../memory/working_memory.ts";
+import { contentWords } from "../text/words.ts";
 
 /** The tools this grammar plans; the ranking of tools leaves them alone. */
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?start (?:fresh|over|again|from scratch)|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?(?:start|begin) (?:fresh|over|again|anew|from scratch|from zero)(?: from (?:scratch|zero))?|(?:a )?clean slate|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me|your)\b)`;
 const KEEP_VERB = String
@@ -49,10 +51,11 @@ const NOTE_DOWN = String
 /**
  * Other ways to keep a fact: "jot down that …", "save that my car is blue"
  * (before a clause about the writer; "save that file" is no fact), "add to
- * your memory that …", "store this fact: …", "write this down: …".
+ * your memory that …", "store this fact: …", "write this down: …", "jot
+ * this: …", "log that I …" ("log that error" is no fact).
  */
 const KEEP_NEW = String
-  .raw`(?:(?:write|jot|note|put) down that|${NOTE_DOWN}|(?:save|store|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|add (?:this|that) to (?:your )?memory\s*:)`;
+  .raw`(?:(?:write|jot|note|put) down that|${NOTE_DOWN}|(?:save|store|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|(?:jot|log|record) (?:this|that|it)(?: down)?\s*:|(?:log|record) that${ABOUT_WRITER}|add (?:this|that) to (?:your )?memory\s*:)`;
 /** After a fact, "save that" and "store this" ask to keep it too; before one they may be about a file. */
 const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
 
@@ -77,13 +80,13 @@ const NO_FACT =
   /^(?:(?:things?|stuff|anything|everything|something|all of (?:it|that|this|them)|it|that|this|these|those|them|all|too|also|as well|a lot|lots|more|for me|please|again|now)[\s,]*)+[?.!]*$/i;
 
 const WIPE_VERB = String
-  .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|get rid of|throw (?:away|out)|wipe out|clear out)`;
+  .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|scrub|toss|shred|ditch|get rid of|throw (?:away|out)|wipe out|clear out|clean out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|conversation history|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|clear) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|clear) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
@@ -140,6 +143,34 @@ const REMOVE_FROM_MEMORY = new RegExp(
   "is",
 );
 
+/** "delete that apartment number": a kept fact named without "memory" ({@link keptNamed}). */
+const DELETE_KEPT = new RegExp(
+  String
+    .raw`^\s*${OPENING}(?:delete|erase|remove|drop|scrap|discard|clear|get rid of)\s+(?:that|the|my)\s+(.+?)[\s.!]*$`,
+  "is",
+);
+
+/**
+ * The match when every word it names is in one kept fact ("delete the file"
+ * names none), a filler such as "stuff" left out; a last word such as
+ * "number" or "code" names the number a fact of the thing holds.
+ */
+function keptNamed(
+  match: RegExpExecArray | null,
+  memory: readonly string[],
+): RegExpExecArray | null {
+  const words = match ? contentWords(match[1].replace(FILLER_AFTER, "")) : [];
+  const numbered = words.length > 1 && NUMBER_WORDS.has(words.at(-1)!);
+  const named = numbered ? words.slice(0, -1) : words;
+  if (named.length === 0) return null;
+  const holds = (fact: string) =>
+    named.every((word) => contentWords(fact).includes(word)) && (!numbered || /\d/.test(fact));
+  return memory.some(holds) ? match : null;
+}
+
+/** Words after a thing that only say it is one: "the locker thing", "the sister stuff". */
+const FILLER_AFTER = /\s+(?:thing|stuff|bit|business|info)$/i;
+
 /** Where a message may go on to another ask: a comma, a sentence end, or "and"/"then". */
 const NEXT_PART =
   /(?:\s*[,;]\s*(?:and\s+|then\s+|also\s+)?|[.!?]\s+|\s+and\s+(?:then\s+)?|\s+then\s+)/g;
@@ -170,12 +201,13 @@ const MAX_ASK_ENDS = 12;
 
 /**
  * The memory step `message` asks for, if it asks for one the tools offer.
- * `previous` is the user's message before it, kept by a bare "remember that".
+ * `previous` is the user's message before it, kept by a bare "remember that";
+ * `memory` the kept facts, which "delete that <thing>" may name.
  */
 export function memoryIntent(
   written: string,
   tools: readonly PlannerTool[],
-  { previous }: { previous?: string } = {},
+  { previous, memory = [] }: { previous?: string; memory?: readonly string[] } = {},
 ): PlannedAction | undefined {
   const offered = (name: string) => tools.some((tool) => tool.name === name);
   // "thanks! remember that I like Rome", "forget everything about me. Bye!"
@@ -203,10 +235,11 @@ export function memoryIntent(
   if (clears) {
     return offered("forget") ? { tool: "forget", args: { everything: true } } : undefined;
   }
-  const removed = REMOVE_FROM_MEMORY.exec(message);
-  // "forget where I work": what it names, not how it asks.
+  const removed = REMOVE_FROM_MEMORY.exec(message) ?? keptNamed(DELETE_KEPT.exec(message), memory);
+  // "forget where I work": what it names, not how it asks; "the locker thing": the locker.
   const what = (removed ? removed[1] ?? removed[2] : FORGET.exec(message)?.[1])
-    ?.replace(/^(?:where|what|when|who|how|which)\s+(?=\S)/i, "");
+    ?.replace(/^(?:where|what|when|who|how|which)\s+(?=\S)/i, "")
+    .replace(FILLER_AFTER, "");
   return what && !NO_FACT.test(what.trim()) && offered("forget")
     ? { tool: "forget", args: { what: clip(what) } }
     : undefined;
@@ -274,9 +307,13 @@ const ADDS_FACT = /^\W*(?:and|also|plus)\s+(?:also\s+)?that\s+(\p{L}[^?]*?)[\s.!
  * such shape.
  */
 function factHead(fact: string): string | undefined {
+  // "I live in", "I'm allergic to": a word in lower case that leads to the value ("I'm O
+  // negative" has none).
+  const verbLed =
+    /^((?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:(?:really|also|don't|do not|never|always|usually)\s+)?(\p{L}+))\s+\S/iu
+      .exec(fact);
   const head = /^(.*?\b(?:is|are|was|were|am)\b)\s+\S/i.exec(fact)?.[1] ??
-    /^((?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:(?:really|also|don't|do not|never|always|usually)\s+)?\p{L}+)\s+\S/iu
-      .exec(fact)?.[1] ??
+    (verbLed && /^\p{Ll}{2,}$/u.test(verbLed[2]) ? verbLed[1] : undefined) ??
     // "I'm vegan": the value right after "I'm".
     /^((?:i|we)(?:'m|'re|\s+am|\s+are))\s+\S/i.exec(fact)?.[1];
   if (head === undefined) return undefined;

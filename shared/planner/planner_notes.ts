@@ -130,14 +130,24 @@ export function unservedNote(tools: readonly PlannerTool[]): string {
 export interface MissingArgs {
   tool: PlannerTool;
   args: string[];
+  /** What the message said for the (one) arg, which the tool's check refused. */
+  refused?: string;
 }
 
-/** "To use <tool> (<what it does>), I need <each missing arg>." — one sentence per tool. */
+/**
+ * "To use <tool> (<what it does>), I need <each missing arg>." — one sentence
+ * per tool; for a value the tool refused, "I don't know "<value>" as <the arg>".
+ */
 export function missingArgsNote(missing: readonly MissingArgs[]): string {
-  return missing.map(({ tool, args }) => {
+  return missing.map(({ tool, args, refused }) => {
     const properties = (tool.argsSchema?.properties ?? {}) as Record<string, JsonSchema>;
     const needed = args.map((arg) => argPhrase(arg, properties[arg] ?? {}));
     const lead = leadPhrase(tool);
+    if (refused !== undefined) {
+      return `I don't know "${refused}" as ${needed[0]}, so I did not use ${tool.name}${
+        lead ? ` (${lead})` : ""
+      }: say it another way.`;
+    }
     return `To use ${tool.name}${lead ? ` (${lead})` : ""}, I need ${
       listWords(needed)
     }: say it in your message.`;

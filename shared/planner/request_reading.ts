@@ -266,6 +266,9 @@ const GREETING_FILLER = new Set(
     .split(" "),
 );
 
+/** A word that closes a request, after a comma at the sentence's end. */
+const CLOSING_WORD = /,\s*((?:please|pls|plz|thanks|thank you|thx|too|as well)\W*)$/i;
+
 /**
  * Reads `message`. `verbs` are the verbs the offered tools are asked by (a
  * clause opening with one of them asks for something even when the lexicon
@@ -282,7 +285,8 @@ export function readMessage(
     // Until a clause says more than "ok" or "hi", the sentence has not started.
     let started = false;
     let reading: string | undefined;
-    return sentence.split(",").flatMap((part) =>
+    // A request's closing word belongs to it: "one more spec loop, please".
+    return sentence.replace(CLOSING_WORD, " $1").split(",").flatMap((part) =>
       splitOnVerbs(withPlainVerbs(tokenize(part)), isVerb)
     ).filter((words) => words.length > 0).map((words): Clause => {
       const rest = withoutOpening(words);

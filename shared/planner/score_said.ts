@@ -30,8 +30,14 @@ export function scoreSaid(written: string): SaidScore | undefined {
   const said = /^\d+$/.test(number) ? Number(number) : spelledNumber(number);
   if (said === undefined) return undefined;
   const scale = slashed ?? outOf;
-  const score = said * (scale !== undefined && /^(?:10|ten)$/i.test(scale) ? 10 : 1);
+  const score = scale === undefined ? said : Math.round(said * 100 / scaleOf(scale));
+  if (scale !== undefined && said > scaleOf(scale)) return undefined;
   return score <= 100 ? { score, asked: asked !== undefined } : undefined;
+}
+
+/** The number a scale is said as: "10", "ten", "a hundred". */
+function scaleOf(scale: string): number {
+  return /^\d+$/.test(scale) ? Number(scale) : /hundred/i.test(scale) ? 100 : spelledNumber(scale)!;
 }
 
 /** Words after a score that say nothing more to do: "nice job", "much better now" (no number, no ask). */
@@ -46,7 +52,7 @@ const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "co
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
   String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
@@ -71,11 +77,14 @@ const ASKING = alternatives(
   String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
   String.raw`${SCORED}\s+(?:deserves|earns|merits|is worth|'s worth|gets)`,
   String.raw`(?:score|rating|grade|mark)\s*(?:[:=-]|is|of)`,
+  // A correction: "oops, I meant 72", "sorry, it should be 60".
+  String.raw`(?:i\s+)?(?:meant|mean)(?:\s+to\s+say|\s+to\s+give\s+${SCORED})?`,
+  String.raw`(?:(?:it|that|this|the\s+score)\s+)?should\s+(?:be|have\s+been)`,
 );
 const PLAIN = alternatives(
   String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
   String
-    .raw`(?:the\s+)?(?:first|next|new|latest|second|third|this|my)?\s*(?:version|draft|one|try|attempt|round)\s+(?:scored|got|gets|is|was)(?:\s+at)?`,
+    .raw`(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*(?:version|draft|one|loop|try|attempt|round)\s+(?:scored|got|gets|is|was)(?:\s+at)?`,
   "scored?",
   "got",
 );
@@ -84,10 +93,10 @@ const QUALIFIER = String
   .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
 
 const SCALE = String
-  .raw`(?:\s*\/\s*(?<slashed>10|100)|\s*%|\s+percent|\s+points?|\s+out\s+of\s+(?<outOf>10|100|ten|a hundred|one hundred))`;
+  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|\s+(?:out\s+of|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred))`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for)\s+(?:that|this)(?:\s+one)?|(?:on|for)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for)\s+(?:that|this)(?:\s+one)?|(?:on|for)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   String.raw`^\W*(?:${HEDGE}\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +

@@ -20,10 +20,12 @@ import { SEARCH_TOOLS } from "../tools/search_tools.ts";
 import { impliedWords, isKnownVerb, isReadVerb, sameAction, sameThing } from "./action_words.ts";
 import {
   type ArgSources,
+  eachListedOption,
   eachStatedValue,
   fillArgs,
   missingArgs,
   type Producer,
+  refusedArg,
 } from "./arg_filler.ts";
 import { MEMORY_INTENT_TOOLS } from "./memory_intents.ts";
 import type { MissingArgs } from "./planner_notes.ts";
@@ -98,23 +100,26 @@ export function chooseTools(input: ChoiceInput): ToolChoice {
   };
   // First the tools whose args are known; then those that need an earlier one's output.
   const waiting: Candidate[] = [];
+  const missing: MissingArgs[] = [];
   for (const candidate of candidates) {
     if (plan.length >= input.maxTools) break;
     const args = fill(candidate, []);
-    if (!args) waiting.push(candidate);
-    else if (!candidate.tool.readOnly) add(candidate.tool, args);
+    // "the time in Gotham City": a place the tool does not know is said so, not left out.
+    const refused = args &&
+      refusedArg(candidate.tool.argsSchema ?? {}, args, sources([], candidate.tool));
+    if (refused) {
+      missing.push({ tool: candidate.tool, args: [refused.arg], refused: refused.value });
+    } else if (!args) waiting.push(candidate);
     else {
-      // A read asked about several places (or other stated values) runs once for each, those
-      // of another part that asks for it too included.
-      const schema = candidate.tool.argsSchema ?? {};
-      const profile = toolProfile(candidate.tool);
-      const asksAgain = (part: string) => isAbout(profile, topicWords(part)) || followsUp(part);
-      for (const each of eachStatedValue(schema, args, sources([], candidate.tool), asksAgain)) {
-        if (plan.length < input.maxTools) add(candidate.tool, each);
-      }
+      // A read asked about several places (or other stated values) runs once for each; a write
+      // once for each type listed ("start a spec loop and a build code loop").
+      const { tool } = candidate;
+      const each = tool.readOnly
+        ? eachAsked(tool, args, sources([], tool))
+        : eachListedOption(tool.argsSchema ?? {}, args, input.message);
+      for (const stated of each) if (plan.length < input.maxTools) add(tool, stated);
     }
   }
-  const missing: MissingArgs[] = [];
   for (const candidate of waiting) {
     const args = plan.length < input.maxTools ? fill(candidate, producers) : undefined;
     if (args) add(candidate.tool, args);
@@ -124,6 +129,17 @@ export function chooseTools(input: ChoiceInput): ToolChoice {
     }
   }
   return { plan, missing };
+}
+
+/** A read's args once for each value stated, those of another part that asks for it too included. */
+function eachAsked(
+  tool: PlannerTool,
+  args: Record<string, unknown>,
+  sources: ArgSources,
+): Record<string, unknown>[] {
+  const profile = toolProfile(tool);
+  const asksAgain = (part: string) => isAbout(profile, topicWords(part)) || followsUp(part);
+  return eachStatedValue(tool.argsSchema ?? {}, args, sources, asksAgain);
 }
 
 /** The tools the message asks for or is about, in the order they should run. */

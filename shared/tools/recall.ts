@@ -116,9 +116,9 @@ export function recallStatements(
     .slice(0, MAX_RECALLED).map(({ said }) => said);
 }
 
-/** A message asking to keep or forget something, which is no statement of it. */
+/** A message asking to keep, forget or delete something, which is no statement of it. */
 const MEMORY_ASK =
-  /^\W*(?:(?:please|pls|ok|okay|and|also|so|can you|could you|would you)\W+)*(?:remember|memori[sz]e|forget|keep in mind|note that|don'?t forget)\b/i;
+  /^\W*(?:(?:please|pls|ok|okay|and|also|so|now|can you|could you|would you)\W+)*(?:remember|memori[sz]e|forget|keep in mind|note that|don'?t forget|delete|erase|remove|drop|scrap|discard|wipe|get rid of)\b/i;
 
 /**
  * The thing a question asks the writer's own of, as a content word: "food"

@@ -192,11 +192,15 @@ Deno.test("looser wordings for notes and times", async (t) => {
           ["keep track of the fact that my train leaves at 7", "my train leaves at 7"],
           ["keep track of the fact my dentist is on Elm Street", "my dentist is on Elm Street"],
           ["make note, my badge number is 7781", "my badge number is 7781"],
+          ["jot this: the ladder is in the shed", "the ladder is in the shed"],
+          ["log that I'm allergic to penicillin", "I'm allergic to penicillin"],
+          ["record this: locker 31", "locker 31"],
         ] as const
       ) assert.deepEqual(kept(await say(message)), [["remember", { fact }]], message);
       // Text to write is no fact of the writer's.
       assert.deepEqual(kept(await say("write down the steps to bake bread")), []);
       assert.deepEqual(kept(await say("jot down a packing list for the beach")), []);
+      assert.deepEqual(kept(await say("log that crash for the team")), []);
     });
 
     await t.step(

@@ -1,0 +1,168 @@
+/**
+ * More wordings the offline planner reads, each a class a held-out probe
+ * found (probe 10): a loop named by its place ("the first one", "the other
+ * loop"), a score corrected ("oops, I meant …") or said on a scale of five,
+ * a loop asked for as the thing alone ("one more spec loop, please"), two
+ * loops started in one message, a place the time tool does not know said to
+ * be unknown, more ways of deleting the chat and of deleting a kept fact, and
+ * a fact whose words after "I'm" are its value ("I'm O negative").
+ */
+import assert from "node:assert/strict";
+import { type Data, offlineChats, steps } from "../support/offline_chats.ts";
+import { scoreSaid } from "../../shared/planner/score_said.ts";
+
+const loopIdOf = (data: Data) => /loop with id ([0-9a-f]{8})/.exec(data.summaryMessage!)![1];
+
+Deno.test("corrections and scales of five are scores; other numbers are not", () => {
+  const cases: [string, number][] = [
+    ["whoops, I meant 64", 64],
+    ["sorry, it should have been 58", 58],
+    ["my bad, I meant to give it 73", 73],
+    ["the score should be 81", 81],
+    ["that one's a 59 from me", 59],
+    ["two out of five", 40],
+    ["I'd say it's 9 from 10", 90],
+    ["3/5", 60],
+  ];
+  for (const [message, score] of cases) assert.equal(scoreSaid(message)?.score, score, message);
+  for (
+    const message of ["I meant 9 am", "it should be done by 5 pm", "7 out of 5", "I mean 4 of us"]
+  ) assert.equal(scoreSaid(message), undefined, message);
+});
+
+Deno.test("loops named by their place, asked for alone, or two at once", async (t) => {
+  const { loop, newChat } = await offlineChats();
+  try {
+    await t.step("'the first one', 'the second loop', 'the other one'", async () => {
+      const say = newChat("places");
+      const first = loopIdOf(await say("start a build plan loop"));
+      const second = loopIdOf(await say("start a spec loop"));
+      assert.deepEqual(steps(await say("how's the first one doing?")), [
+        ["get_loop_status", { loop_id: first }],
+      ]);
+      assert.deepEqual(steps(await say("rate the second loop 71")), [
+        ["decide_loop_next_action", { loop_id: second, current_score: 71 }],
+      ]);
+      // The latest reply named the second: the other is the first.
+      assert.deepEqual(steps(await say("and the other one is a 64")), [
+        ["decide_loop_next_action", { loop_id: first, current_score: 64 }],
+      ]);
+      // A third loop: "the other" could be either of two, so the id is asked for.
+      await say("start a plan loop");
+      const unsure = await say("my other loop gets 80");
+      assert.deepEqual(steps(unsure), []);
+      assert.match(unsure.summaryMessage!, /I need the loop id/);
+    });
+
+    await t.step("a correction scores the loop just scored again", async () => {
+      const say = newChat("corrected");
+      const id = loopIdOf(await say("start a plan loop"));
+      await say("score it 66");
+      assert.deepEqual(steps(await say("oh sorry, I meant 69")), [
+        ["decide_loop_next_action", { loop_id: id, current_score: 69 }],
+      ]);
+    });
+
+    await t.step("a loop asked for as the thing alone, with a word that asks", async () => {
+      const say = newChat("alone");
+      for (
+        const [message, type] of [
+          ["a new spec loop please", "spec"],
+          ["one more build plan loop, thanks", "build_plan"],
+          ["another code loop pls", "build_code"],
+          ["a plan loop would be helpful", "plan"],
+        ] as const
+      ) {
+        assert.deepEqual(steps(await say(message)), [
+          ["initialize_refinement_loop", { loop_type: type }],
+        ], message);
+      }
+      // Named without a word that asks, it is no request; nor is a thing no tool makes.
+      assert.deepEqual(steps(await say("a spec loop")), [["list_active_loops", {}]]);
+      assert.deepEqual(steps(await say("a cup of tea please")), []);
+    });
+
+    await t.step(
+      "two loops started in one message, and not when the second part asks more",
+      async () => {
+        const say = newChat("two");
+        assert.deepEqual(steps(await say("please start a plan loop and a spec loop")), [
+          ["initialize_refinement_loop", { loop_type: "plan" }],
+          ["initialize_refinement_loop", { loop_type: "spec" }],
+        ]);
+        assert.deepEqual(
+          steps(await say("open a build code loop and then list my loops")).map(([tool]) => tool),
+          ["initialize_refinement_loop", "list_active_loops"],
+        );
+      },
+    );
+  } finally {
+    await loop.close();
+  }
+});
+
+Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t) => {
+  const { loop, newChat } = await offlineChats();
+  try {
+    await t.step("a place the time tool does not know is said so", async () => {
+      const say = newChat("unknown-place");
+      for (const message of ["what's the time in Atlantis?", "time at Rivendell right now"]) {
+        const data = await say(message);
+        assert.deepEqual(steps(data), [], message);
+        assert.match(
+          data.summaryMessage!,
+          /I don't know "(?:Atlantis|Rivendell)" as the time zone/,
+        );
+      }
+      // About the writer, not the ask: the time is read as before.
+      assert.deepEqual(steps(await say("I'm at Hogwarts, what time is it?")), [
+        ["get_current_time", {}],
+      ]);
+    });
+
+    await t.step("more ways to delete this chat", async () => {
+      for (
+        const message of [
+          "scrub this chat please",
+          "toss the whole conversation",
+          "ditch our chat log",
+          "let's begin anew, get rid of this thread",
+          "delete this conversation but keep my facts",
+        ]
+      ) {
+        const say = newChat("wipe");
+        assert.deepEqual(steps(await say(message)), [["forget_session", {}]], message);
+      }
+      const say = newChat("no-wipe");
+      assert.deepEqual(steps(await say("I scrubbed the chat log from my laptop")), []);
+    });
+
+    await t.step("'delete the …' forgets the kept fact it names, and only one", async () => {
+      const say = newChat("delete-fact");
+      await say("remember my parking spot is 214");
+      await say("remember my neighbour is called Ines");
+      assert.deepEqual(steps(await say("delete the parking spot number")), [
+        ["forget", { what: "parking spot number" }],
+      ]);
+      assert.deepEqual(steps(await say("remove the neighbour stuff")), [
+        ["forget", { what: "neighbour" }],
+      ]);
+      // Nothing kept holds it: no memory step.
+      assert.deepEqual(steps(await say("delete the old invoice")), []);
+      // The request to delete is no statement to quote back.
+      const asked = await say("what's my parking spot?");
+      assert.doesNotMatch(asked.summaryMessage!, /Earlier you said/);
+    });
+
+    await t.step("a fact whose words after 'I'm' are its value is corrected whole", async () => {
+      const say = newChat("value-after-im");
+      await say("remember I'm B positive");
+      assert.deepEqual(steps(await say("actually it's AB negative")), [
+        ["forget", { what: "I'm B positive" }],
+        ["remember", { fact: "I'm AB negative" }],
+      ]);
+    });
+  } finally {
+    await loop.close();
+  }
+});
