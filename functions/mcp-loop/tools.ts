@@ -15,7 +15,7 @@
 import { z } from "zod";
 import type { SupabaseClientFactory } from "../../shared/adapters/supabase/caller_client.ts";
 import { type Place, resolvePlace, timesIn } from "../../shared/places/place_time_zones.ts";
-import { defineTool } from "../../shared/tools/tool.ts";
+import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
 
 /**
  * What time it is now in a place: a small tool that needs no database or
@@ -71,7 +71,9 @@ const currentTime = defineTool({
 });
 
 // Add your tools to this list (see docs/examples/custom_tool.ts for one that reads your tables).
-export default [currentTime];
+// Typed as a list of any tools, so that tools with other args can join it.
+const tools: ToolDefinition[] = [currentTime];
+export default tools;
 
 /**
  * Tools get `supabase` once this is `createCallerClient`, imported from

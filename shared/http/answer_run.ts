@@ -30,9 +30,7 @@ export async function answerRun(
   },
 ): Promise<Response> {
   const url = new URL(req.url);
-  const includeEmbedding = url.searchParams.get("includeEmbedding") === "true";
-  const present = (response: MCPResponse) =>
-    includeEmbedding ? response : withoutVector(response, embeddingModel);
+  const present = presenter(url, embeddingModel);
   const run: StartRun = (onEvent) => {
     const running = start(onEvent);
     keepAlive?.(running);
@@ -61,6 +59,16 @@ export async function answerRun(
   const response = await run();
   trace.outcome = response.data.stopReason === "cancelled" ? "CANCELLED" : "ok";
   return jsonResponse(present(response), 200, { "x-request-id": requestId });
+}
+
+/**
+ * How a response is shown for a request at `url`: the raw embedding replaced
+ * by its model and size, unless `?includeEmbedding=true` (live and replayed alike).
+ */
+export function presenter(url: URL, model: string): (response: MCPResponse) => MCPResponse {
+  return url.searchParams.get("includeEmbedding") === "true"
+    ? (response) => response
+    : (response) => withoutVector(response, model);
 }
 
 /** The response with the raw embedding replaced by its model and size. */

@@ -10,6 +10,7 @@
  * followed until it stops, whatever the id (its latest events may not be
  * stored yet), and the stream ends then.
  */
+import type { MCPResponse } from "../contracts.ts";
 import type { Caller, ConversationStore } from "../ports.ts";
 import { withRecalledText } from "../runs/recalled_messages.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
@@ -34,6 +35,8 @@ type FollowOptions = {
   requestId: string;
   signal: AbortSignal;
   onEnd: () => void;
+  /** How a `result` event's response is shown (its raw embedding left out: answer_run.ts). */
+  present?: (response: MCPResponse) => MCPResponse;
 };
 
 /** The events response (see the module doc). */
@@ -107,7 +110,7 @@ class Listener {
 async function sendEvents(
   controller: ReadableStreamDefaultController<Uint8Array>,
   listener: Listener,
-  { store, messages, caller, runId, after, pollMs }: FollowOptions,
+  { store, messages, caller, runId, after, pollMs, present = (r) => r }: FollowOptions,
 ): Promise<void> {
   const encoder = new TextEncoder();
   const writeState = (record: RunRecord) => {
@@ -127,7 +130,8 @@ async function sendEvents(
   const write = (event: RunEvent) => {
     if (event.seq <= last || listener.closed) return false;
     last = event.seq;
-    controller.enqueue(encoder.encode(sseEvent(event.type, event.data, event.seq)));
+    const data = event.type === "result" ? present(event.data as MCPResponse) : event.data;
+    controller.enqueue(encoder.encode(sseEvent(event.type, data, event.seq)));
     return (event.type === "result" || event.type === "error") && event.seq > stored;
   };
   const following = record?.status === "running";

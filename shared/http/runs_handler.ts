@@ -17,7 +17,7 @@ import { ApprovalsBody } from "../contracts.ts";
 import type { RunEventHub } from "../runs/run_events.ts";
 import type { RunStore } from "../runs/run_store.ts";
 import { toRunView } from "../runs/run_view.ts";
-import { answerRun } from "./answer_run.ts";
+import { answerRun, presenter } from "./answer_run.ts";
 import { readJsonBody } from "./json_body.ts";
 import type { RequestTrace } from "./request_trace.ts";
 import { admitCaller, type CallerDoor } from "./admit_caller.ts";
@@ -90,6 +90,7 @@ async function act(
         requestId: trace.id,
         signal: req.signal,
         onEnd: () => trace.end(200, { force: true }),
+        present: presenter(new URL(req.url), deps.embeddingModel),
       });
     }
     case "cancel":

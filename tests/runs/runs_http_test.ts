@@ -134,6 +134,14 @@ Deno.test("over HTTP: the events of a run, with Last-Event-ID only the later one
     assert.deepEqual(all.map((e) => Number(e.id)), all.map((_, i) => i + 1));
     assert.equal(all[0].event, "run");
     assert.deepEqual(all.slice(-2).map((e) => e.event), ["approval_required", "result"]);
+    // Replayed as answered live: the embedding's model and size, its vector only when asked for.
+    const embeddedOf = (e: Sse) =>
+      (e.data as { data: { context: { embeddedMessage: unknown } } }).data.context.embeddedMessage;
+    assert.deepEqual(embeddedOf(all.at(-1)!), { model: "hashing-v1", dimensions: 1536 });
+    const withVector = await events(
+      await fetch(`${url}?includeEmbedding=true`, { headers: ALICE }),
+    );
+    assert.equal((embeddedOf(withVector.at(-1)!) as number[]).length, 1536);
     const later = await events(await fetch(url, { headers: { ...ALICE, "last-event-id": "3" } }));
     assert.deepEqual(later.map((e) => Number(e.id)), all.slice(3).map((e) => Number(e.id)));
 
