@@ -6,6 +6,7 @@
  * body that answers a run's approval requests goes on with that run instead
  * (like `POST /mcp-loop/runs/{runId}/approvals`), in the same UI message.
  */
+import type { z } from "zod";
 import { MCPRequest } from "../contracts.ts";
 import { AppError, toAppError } from "../errors.ts";
 import { assertLatestHasContent } from "../loop/context_stage.ts";
@@ -104,11 +105,7 @@ export function parseLoopRequest(body: unknown): MCPRequest {
   }
   const parsed = MCPRequest.safeParse(body);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map(({ path, message, code }) => ({
-      path: path.map(String).join("."),
-      message,
-      code,
-    }));
+    const issues = issuesOf(parsed.error);
     const first = issues[0];
     throw new AppError(
       "VALIDATION_FAILED",
@@ -121,4 +118,13 @@ export function parseLoopRequest(body: unknown): MCPRequest {
   }
   assertLatestHasContent(parsed.data);
   return parsed.data;
+}
+
+/** A Zod error's issues as the API shows them: a dotted path, the message and Zod's code. */
+export function issuesOf(error: z.ZodError): { path: string; message: string; code: string }[] {
+  return error.issues.map(({ path, message, code }) => ({
+    path: path.map(String).join("."),
+    message,
+    code,
+  }));
 }

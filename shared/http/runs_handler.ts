@@ -19,6 +19,7 @@ import type { RunStore } from "../runs/run_store.ts";
 import { toRunView } from "../runs/run_view.ts";
 import { answerRun, presenter } from "./answer_run.ts";
 import { readJsonBody } from "./json_body.ts";
+import { issuesOf } from "./loop_handler.ts";
 import type { RequestTrace } from "./request_trace.ts";
 import { admitCaller, type CallerDoor } from "./admit_caller.ts";
 import { errorResponse, jsonResponse } from "./responses.ts";
@@ -139,13 +140,14 @@ async function goOn(
 function parseApprovals(body: unknown): ApprovalsBody {
   const parsed = ApprovalsBody.safeParse(body);
   if (parsed.success) return parsed.data;
-  const [first] = parsed.error.issues;
+  const issues = issuesOf(parsed.error);
+  const [first] = issues;
   throw new AppError(
     "VALIDATION_FAILED",
     `The approvals are invalid: ${
-      first.path.join(".") || "(body)"
+      first.path || "(body)"
     }: ${first.message}; send {"approvals":[{"id":"…","approved":true}]}`,
-    { details: { issues: parsed.error.issues.slice(0, 20) } },
+    { details: { issues: issues.slice(0, 20) } },
   );
 }
 

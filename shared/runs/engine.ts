@@ -287,7 +287,7 @@ export class RunEngine implements RunKeeper {
     decisions: readonly ApprovalDecision[],
   ): Promise<void> {
     if (record.status !== "waiting_approval") {
-      throw stateError(record, `it is ${record.status}, not waiting for approval`);
+      throw stateError(record, `it is ${record.status}, not waiting for approval`, DECIDED);
     }
     const pending = record.checkpoint.pendingApprovals;
     for (const decision of decisions) {
@@ -295,7 +295,7 @@ export class RunEngine implements RunKeeper {
       if (!call) {
         const answered = await this.approvals.answers(caller, [decision.id]);
         if (answered.has(decision.id)) {
-          throw stateError(record, `approval "${decision.id}" was already answered`);
+          throw stateError(record, `approval "${decision.id}" was already answered`, DECIDED);
         }
         throw new AppError(
           "VALIDATION_FAILED",
@@ -470,8 +470,11 @@ function assertResumable(record: RunRecord, now: number): void {
   );
 }
 
-function stateError(record: RunRecord, why: string): AppError {
-  return new AppError("RUN_STATE", `Run "${record.id}" cannot be resumed: ${why}`, {
+/** What a run's state refuses: going on ("be resumed"), or decisions on its calls. */
+const DECIDED = "take approvals or denials";
+
+function stateError(record: RunRecord, why: string, what = "be resumed"): AppError {
+  return new AppError("RUN_STATE", `Run "${record.id}" cannot ${what}: ${why}`, {
     details: { runId: record.id, status: record.status },
   });
 }

@@ -127,3 +127,17 @@ Deno.test("none of the bad inputs stored anything, and a normal request still wo
   const res = await app.fetch(post(validBody()));
   assert.equal(res.status, 200);
 });
+
+Deno.test("bad approvals get 422 with issues shaped as the loop request's (dotted path, message, code)", async () => {
+  const path = `/mcp-loop/runs/${crypto.randomUUID()}/approvals`;
+  const json = await expectError(
+    post({ approvals: [{ id: "x", approved: "yes" }] }, { path }),
+    422,
+    "VALIDATION_FAILED",
+  );
+  assert.deepEqual(Object.keys(json.error.details.issues[0]).sort(), ["code", "message", "path"]);
+  assert.equal(json.error.details.issues[0].path, "approvals.0.approved");
+  assert.match(json.error.message, /approvals\.0\.approved/);
+  const empty = await expectError(post({ approvals: [] }, { path }), 422, "VALIDATION_FAILED");
+  assert.equal(empty.error.details.issues[0].path, "approvals");
+});
