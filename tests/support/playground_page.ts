@@ -7,6 +7,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import type { AppOverrides } from "../../shared/app/app.ts";
 import { serve } from "./mcp_fixture.ts";
 import { testApp } from "./test_app.ts";
+import { PLAYGROUND_FILES } from "../../shared/local/playground_files.ts";
 import { START_TIMEOUT_MS } from "./process.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
@@ -43,7 +44,8 @@ export async function withPage(
   },
   fn: (page: Page, errors: string[], app: ReturnType<typeof testApp>) => Promise<void>,
 ) {
-  const built = testApp(overrides, env);
+  // The local server hands the playground its files; so does this app.
+  const built = testApp({ playground: PLAYGROUND_FILES, ...overrides }, env);
   const server = serve(built.app);
   let browser: Browser | undefined;
   try {
