@@ -184,10 +184,16 @@ function argChecker(schema: z.ZodType): Pick<PlannerTool, "acceptsArg"> {
   };
 }
 
+/**
+ * The schema as JSON Schema; a plain `z.object` of args says it takes no other
+ * keys (`additionalProperties: false`), as the call refuses them (tool_args.ts).
+ */
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
   }) as Record<string, unknown>;
-  return jsonSchema;
+  const closed = io === "input" && schema instanceof z.ZodObject &&
+    schema.def.catchall === undefined;
+  return closed ? { ...jsonSchema, additionalProperties: false } : jsonSchema;
 }

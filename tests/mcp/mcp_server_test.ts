@@ -13,7 +13,11 @@ type LoopResult = { structuredContent: { id: string; status: string; score_histo
 /** The parts of MCP's Tool read here (the SDK's own types do not resolve under Deno's checker). */
 type ListedTool = {
   name: string;
-  inputSchema: { required?: string[]; properties?: Record<string, unknown> };
+  inputSchema: {
+    required?: string[];
+    properties?: Record<string, unknown>;
+    additionalProperties?: unknown;
+  };
   outputSchema?: { type: string };
   annotations?: { readOnlyHint?: boolean };
 };
@@ -104,6 +108,21 @@ Deno.test("invalid arguments are a tool error naming every bad field, so the mod
   assert.match(text, /loop_id: loop_id is the 8 lowercase hex characters/);
   assert.match(text, /current_score: current_score must be an integer from 0 to 100/);
   assert.match(text, /Fix them and call again/);
+  await client.close();
+});
+
+Deno.test("a misspelt argument is refused by name, not dropped, and inputSchema says no other keys", async () => {
+  const client = await inMemoryClient(await mcpApp());
+  const result = await client.callTool({
+    name: "get_loop_status",
+    arguments: { loopId: "deadbeef" },
+  });
+  assert.equal(result.isError, true);
+  const text = (result.content as { text: string }[])[0].text;
+  assert.match(text, /loopId: Unrecognized key; the args are loop_id/);
+  const { tools } = await client.listTools() as { tools: ListedTool[] };
+  const status = tools.find((tool) => tool.name === "get_loop_status")!;
+  assert.equal(status.inputSchema.additionalProperties, false);
   await client.close();
 });
 

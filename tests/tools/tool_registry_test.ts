@@ -52,7 +52,7 @@ Deno.test("the args schema must describe an object", () => {
   );
 });
 
-Deno.test("metadata lists name, description and the args JSON Schema (input side, from Zod)", () => {
+Deno.test("metadata lists name, description and the args JSON Schema (input side, from Zod, closed)", () => {
   const registry = new ToolRegistry();
   registry.register(echo());
   const [metadata] = registry.getToolMetadataList();
@@ -65,6 +65,8 @@ Deno.test("metadata lists name, description and the args JSON Schema (input side
       times: { type: "integer", minimum: 1, maximum: 9007199254740991, default: 1 },
     },
     required: ["text"],
+    // A call with another key is refused (tool_args.ts), so the schema says there is none.
+    additionalProperties: false,
   });
 });
 
