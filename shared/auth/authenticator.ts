@@ -64,7 +64,7 @@ export function createAuthenticator(
       if (warned) return;
       warned = true;
       logger.warn(
-        "a JWT was sent but no signing keys are configured (SUPABASE_URL, SUPABASE_JWKS or SUPABASE_JWT_SECRET); treating callers as anonymous",
+        "a JWT was sent but no signing keys are configured (SUPABASE_URL, SUPABASE_JWKS, or MCP_LOOP_JWT_SECRET for a legacy HS256 secret); treating callers as anonymous",
       );
     },
   };
@@ -109,7 +109,7 @@ async function identify(token: string, credentials: Credentials): Promise<Caller
     if (required) {
       throw new AppError(
         "TOKEN_ALGORITHM_REFUSED",
-        "This server has no key to verify JWTs; set SUPABASE_URL (for its JWKS) or SUPABASE_JWT_SECRET, or send an API key",
+        "This server has no key to verify JWTs; set SUPABASE_URL (for its JWKS) or MCP_LOOP_JWT_SECRET (a legacy HS256 secret), or send an API key",
       );
     }
     credentials.warnUnverifiable();
