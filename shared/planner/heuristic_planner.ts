@@ -520,7 +520,10 @@ function stateOfEarlier(
   const message = withTypedThings(written, rechoosing.tools);
   const asked = asksStateOfEarlier(message);
   if (!asked) return [];
-  const { plan } = rechoosing.choose(`${message} status`, reading, rechoosing.steps, message);
+  // Read as the status it asks for ("how's it going?" alone reads as a greeting).
+  const asking = `${message.replace(/[\s?.!]+$/, "")} status`;
+  const read = reading.kind === "greeting" ? readMessage(asking, rechoosing) : reading;
+  const { plan } = rechoosing.choose(asking, read, rechoosing.steps, message);
   // Of the one thing named: a read that takes it ("is it done?" lists nothing).
   const reads = plan.filter((step) =>
     rechoosing.tools.some((tool) => tool.name === step.tool && tool.readOnly) &&

@@ -147,16 +147,24 @@ export function asksStateOfEarlier(written: string): "one" | "several" | undefin
 const STATE_OF_EARLIER = new RegExp(
   String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
     String
-      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|they|all of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stagnat\w*|stuck|reached|still running|still active|active)` +
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|they|all of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stagnat\w*|stuck|reached|still running|still active|active)(?:\s+(?:yet|already|now))?` +
     String
-      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those))?` +
-    String.raw`|how s it going|how is it going|should i (?:keep going|continue|stop)` +
+      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those))?(?:\s+(?:so far|now|right now|at the moment))?` +
+    String
+      .raw`|how (?:s|is|does) it (?:going|doing|looking|look|coming along)|should i (?:keep going|continue|stop)` +
+    // "where is it at?", "how far along is it?", "how many tries are left on it?"
+    String
+      .raw`|where (?:s|is) (?:it|that|that one|this one) (?:at(?: (?:now|right now|currently))?|now|right now)|where does (?:it|that one) stand|how far (?:along )?(?:is it|are we)(?: with it)?` +
+    String
+      .raw`|how many (?:tries|iterations|rounds|attempts|goes) (?:are |do i have |does it have )?left(?: (?:on|for|in) (?:it|that|that one|this one))?` +
     // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
     String
       .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing)` +
     String
       .raw`|any\s+(?:progress|news|update|updates)\s+(?:on|with)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
     String.raw`|where\s+are\s+we\s+(?:with|on)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
+    String
+      .raw`|(?:is|has)\s+(?:the|my|our)\s+(?:\w+\s+){0,3}(?:loop|one)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stuck)(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:what|which) (?:type|kind) (?:of loop )?(?:is|was) (it|that|this|that one|this one)` +
     String

@@ -77,6 +77,8 @@ const ASKING = alternatives(
   String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
   String.raw`${SCORED}\s+(?:deserves|earns|merits|is worth|'s worth|gets)`,
   String.raw`(?:score|rating|grade|mark)\s*(?:[:=-]|is|of)`,
+  // "for the spec: 83": the thing, then its score.
+  String.raw`for\s+${SCORED}\s*[:=-]`,
   // A correction: "oops, I meant 72", "sorry, it should be 60".
   String.raw`(?:i\s+)?(?:meant|mean)(?:\s+to\s+say|\s+to\s+give\s+${SCORED})?`,
   String.raw`(?:(?:it|that|this|the\s+score)\s+)?should\s+(?:be|have\s+been)`,

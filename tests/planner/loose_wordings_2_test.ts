@@ -54,6 +54,41 @@ Deno.test("loops named by their place, asked for alone, or two at once", async (
       assert.match(unsure.summaryMessage!, /I need the loop id/);
     });
 
+    await t.step("the state of the loop just named, asked casually", async () => {
+      const say = newChat("casual-state");
+      const id = loopIdOf(await say("start a build code loop"));
+      for (
+        const question of [
+          "how's it looking?",
+          "where's it at now",
+          "how many rounds are left on it?",
+          "is it finished already?",
+          "how far along are we with it?",
+        ]
+      ) {
+        assert.deepEqual(
+          steps(await say(question)),
+          [["get_loop_status", { loop_id: id }]],
+          question,
+        );
+      }
+      // Without a loop named before, a greeting stays a greeting.
+      const fresh = newChat("casual-greeting");
+      assert.deepEqual(steps(await fresh("how's it looking?")), []);
+    });
+
+    await t.step("a loop named by its type: its state, or its score after a colon", async () => {
+      const say = newChat("typed-state");
+      const plan = loopIdOf(await say("start a plan loop"));
+      const code = loopIdOf(await say("start a build code loop"));
+      assert.deepEqual(steps(await say("has the plan one passed yet?")), [
+        ["get_loop_status", { loop_id: plan }],
+      ]);
+      assert.deepEqual(steps(await say("for the build code: 77")), [
+        ["decide_loop_next_action", { loop_id: code, current_score: 77 }],
+      ]);
+    });
+
     await t.step("a correction scores the loop just scored again", async () => {
       const say = newChat("corrected");
       const id = loopIdOf(await say("start a plan loop"));
