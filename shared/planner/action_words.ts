@@ -110,10 +110,10 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
       /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:far|many\s+(?:hours|hrs))\s+(?:ahead|behind)\s+(?:(?:of|from|than)\s+)?\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:is|are)\s+\p{Lu}/u,
   },
   // The places first: "how many hours is Tokyo ahead of London", "is Berlin ahead of Lisbon?",
-  // "how many hrs ahead is Oslo compared to Lima".
+  // "how many hrs ahead is Oslo compared to Lima", "is Oslo ahead or behind Lima?".
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:(?:ahead|behind)\s+)?(?:is|are)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:compared\s+(?:to|with)|vs\.?|versus)|(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:ahead|behind)\s+(?:of|from|than))\s+\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:(?:ahead|behind)\s+)?(?:is|are)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:compared\s+(?:to|with)|vs\.?|versus)|(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:(?:ahead|behind)\s+(?:of|from|than)|(?:ahead|behind)(?:\s+of)?\s+or\s+(?:ahead|behind)(?:\s+(?:of|from|than))?))\s+\p{Lu}/u,
   },
   // Both places after "between": "how many hours between Oslo and Lima", "… apart are …".
   {

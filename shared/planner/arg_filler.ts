@@ -118,8 +118,8 @@ function findArg(
 /** Words for the writer's own place: "where I live", "my city", "here". */
 const WRITERS_PLACE =
   /\b(?:where (?:i|we) (?:live|am|are|m|re|work|stay|m based|re based)|my (?:city|town|hometown|home town|place|location|home|area|country|neighbourhood|neighborhood)|at home|my local|local to me|(?<!\bin )here|(?:it|time) (?:for|with) (?:me|us))\b/;
-/** A relative's place: "what time is it for my cousin?", "… where my sister lives". */
-const PERSONS_PLACE = /\b(?:for|where|with) my (\w+)\b/;
+/** A relative's place: "what time is it for my cousin?", "… where my sister lives", "… at my aunt's". */
+const PERSONS_PLACE = /\b(?:for|where|with|at) my (\w+)\b/;
 
 /** Whether the message asks about the writer's own place: "what time is it here?", "my local time". */
 export function asksAboutWritersPlace(message: string): boolean {
@@ -523,9 +523,12 @@ function partAround(raw: readonly string[], index: number): { text: string; star
 const PLACE_ARG = /\b(?:place|city|country|location|time[ _]?zone|region)\b/i;
 /** Words that name where something is asked about: "the time in …", "… at …". */
 const PLACE_PREPOSITION = /^(?:in|at)$/i;
+/** Where a comparison names its places: "is Oslo ahead of Lima?", "… behind Lima", "… than Lima". */
+const COMPARED_PLACE = /^(?:is|of|than|behind|from)$/i;
 
 /**
- * A capitalised name (one to three words) after "in" or "at" in the ask,
+ * A capitalised name (one to three words) after "in" or "at" in the ask (or
+ * where a comparison names its places: "is Arsenal ahead of Chelsea?"),
  * which a place arg's schema refuses: "what time is it in Gotham City?". The
  * writer is told the place is not known, instead of the tool answering for no
  * place at all. Not in a part about the writer ("I'm at Starbucks, what time is it?").
@@ -540,8 +543,11 @@ function unknownPlace(
   if (!PLACE_ARG.test(`${name} ${property.description ?? ""}`)) return undefined;
   const words = phraseWords(message);
   const aside = asides(message);
+  const comparing = COMPARING.test(message);
+  const names = (word: string) =>
+    PLACE_PREPOSITION.test(word) || (comparing && COMPARED_PLACE.test(word));
   for (let i = 0; i + 1 < words.length; i++) {
-    if (!PLACE_PREPOSITION.test(words[i]) || aside[i] !== ASKED) continue;
+    if (!names(words[i]) || aside[i] !== ASKED) continue;
     let end = i + 1;
     while (end < words.length && end <= i + 3 && /^\p{Lu}/u.test(words[end])) end++;
     const named = words.slice(i + 1, end).join(" ");
@@ -650,7 +656,8 @@ const LIST_JOINER =
  * with "of", "than" or "from" join too.
  */
 const COMPARING = /\b(?:ahead|behind|apart|difference|earlier|later)\b/i;
-const COMPARED = /^(?:from|of|is|are|(?:ahead|behind) (?:of|than|from))$/;
+const COMPARED =
+  /^(?:from|of|is|are|(?:ahead|behind) (?:of|than|from)|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to

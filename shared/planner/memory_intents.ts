@@ -28,7 +28,7 @@ import { contentWords } from "../text/words.ts";
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want you to|i(?:'d| would) like you to|i need you to|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?(?:start|begin) (?:fresh|over|again|anew|from scratch|from zero)(?: from (?:scratch|zero))?|(?:a )?clean slate|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want you(?: to)?|i(?:'d| would) like you to|i need you(?: to)?|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?(?:start|begin) (?:fresh|over|again|anew|from scratch|from zero)(?: from (?:scratch|zero))?|(?:a )?clean slate|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me|your)\b)`;
 const KEEP_VERB = String

@@ -155,6 +155,34 @@ Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t
       ]);
     });
 
+    await t.step(
+      "two places compared with 'ahead or behind'; names no tool knows are said so",
+      async () => {
+        const say = newChat("ahead-or-behind");
+        assert.deepEqual(steps(await say("is Seoul ahead or behind Madrid?")), [
+          ["get_current_time", { time_zone: "Seoul" }],
+          ["get_current_time", { time_zone: "Madrid" }],
+        ]);
+        const teams = await say("is Juventus ahead of Benfica?");
+        assert.deepEqual(steps(teams), []);
+        assert.match(teams.summaryMessage!, /I don't know "Juventus" as the time zone/);
+      },
+    );
+
+    await t.step(
+      "a relative's place said 'at my aunt's', and a wish said without 'to'",
+      async () => {
+        const say = newChat("relatives");
+        await say("remember my aunt lives in Lagos");
+        assert.deepEqual(steps(await say("what's the time at my aunt's?")), [
+          ["get_current_time", { time_zone: "Lagos" }],
+        ]);
+        assert.deepEqual(steps(await say("i need you remember my gym is on Bay Street")), [
+          ["remember", { fact: "my gym is on Bay Street" }],
+        ]);
+      },
+    );
+
     await t.step("more ways to delete this chat", async () => {
       for (
         const message of [
