@@ -10,11 +10,17 @@
  * A tool that only reads should say so (`readOnlyHint: true`): the loop then
  * runs it beside other read-only steps, and MCP clients may call it freely.
  * An output with a `summary` string gives the reply written without a model
- * its sentence for the step (docs/offline.md).
+ * its sentence for the step, and `together(outputs)` a sentence about several
+ * calls of the tool in one reply (docs/offline.md).
  */
 import { z } from "zod";
 import type { SupabaseClientFactory } from "../../shared/adapters/supabase/caller_client.ts";
-import { type Place, resolvePlace, timesIn } from "../../shared/places/place_time_zones.ts";
+import {
+  hoursBetween,
+  type Place,
+  resolvePlace,
+  timesIn,
+} from "../../shared/places/place_time_zones.ts";
 import { defineTool, type ToolDefinition } from "../../shared/tools/tool.ts";
 
 /**
@@ -68,6 +74,8 @@ const currentTime = defineTool({
       times,
     };
   },
+  // Several places read in one reply: the hours between them ("Tokyo is 8 hours ahead of Paris.").
+  together: (outputs) => hoursBetween(outputs.filter((output) => output.times.length === 1)),
 });
 
 // Add your tools to this list (see docs/examples/custom_tool.ts for one that reads your tables).

@@ -32,7 +32,12 @@ export function buildRegistry(
     ? createModelSummarizer(models.chatModel, { logger })
     : undefined;
   const builtIn = { source: "the built-in tools" };
-  registry.register(createFinalizeSummaryTool({ summarize }), builtIn);
+  // A tool's sentence about several of its outputs (get_current_time: the hours between places).
+  const together = (name: string) => {
+    const tool = registry.get(name);
+    return tool?.together ? (outputs: unknown[]) => tool.together!(outputs) : undefined;
+  };
+  registry.register(createFinalizeSummaryTool({ summarize, together }), builtIn);
   for (
     const tool of createRefinementTools({ store: refinementStore, settings: config.refinement })
   ) {

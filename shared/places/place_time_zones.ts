@@ -143,6 +143,60 @@ export function timesIn(place: Place, now: Date): { times: PlaceTime[]; summary:
   };
 }
 
+/** A place read at one instant: its name as answered, its zone, and the instant. */
+export interface ReadPlace {
+  place: string;
+  time_zone: string;
+  iso: string;
+}
+
+/**
+ * The hours between places read at one time, the first against each other:
+ * "Tokyo is 8 hours ahead of Paris.", "Lima is 2 hours behind Denver and 1
+ * hour behind Boston.", "Oslo and Rome have the same time."; undefined for
+ * fewer than two.
+ */
+export function hoursBetween(read: readonly ReadPlace[]): string | undefined {
+  if (read.length < 2) return undefined;
+  const [first, ...others] = read;
+  const offset = (each: ReadPlace) => offsetMinutes(each.time_zone, new Date(each.iso));
+  const name = (each: ReadPlace) => asWritten(each.place);
+  const same = others.filter((other) => offset(other) === offset(first));
+  const apart = others.filter((other) => offset(other) !== offset(first)).map((other) => {
+    const minutes = offset(first) - offset(other);
+    return `${duration(Math.abs(minutes))} ${minutes > 0 ? "ahead of" : "behind"} ${name(other)}`;
+  });
+  const parts = [
+    ...(apart.length > 0 ? [`${name(first)} is ${listed(apart)}`] : []),
+    ...(same.length > 0 ? [`${listed([name(first), ...same.map(name)])} have the same time`] : []),
+  ];
+  return `${parts.join("; ")}.`;
+}
+
+/** "8 hours", "1 hour", "5 hours 30 minutes". */
+function duration(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  const h = hours > 0 ? `${hours} hour${hours === 1 ? "" : "s"}` : "";
+  const m = rest > 0 ? `${rest} minutes` : "";
+  return [h, m].filter(Boolean).join(" ");
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** The zone's offset from UTC at `now`, in minutes (east positive). */
+export function offsetMinutes(zone: string, now: Date): number {
+  const match = /GMT(?:([+-−])(\d{1,2})(?::(\d{2}))?)?/.exec(offsetOf(zone, now));
+  if (!match?.[1]) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return match[1] === "+" ? minutes : -minutes;
+}
+
 function offsetOf(zone: string, now: Date): string {
   const part = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "shortOffset" })
     .formatToParts(now).find((p) => p.type === "timeZoneName");

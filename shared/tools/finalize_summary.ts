@@ -30,10 +30,14 @@ const FinalizeArgs = z.object({
     .describe("Optional notes for the reply: what to stress, or what to tell the user"),
 });
 
-/** Builds `finalize_summary`; `summarize` replaces the offline summary (e.g. a chat model). */
+/**
+ * Builds `finalize_summary`; `summarize` replaces the offline summary (e.g. a
+ * chat model); `together` finds a tool's sentence about several of its outputs.
+ */
 export function createFinalizeSummaryTool(
-  { summarize }: {
+  { summarize, together }: {
     summarize?: Summarize;
+    together?: TogetherOf;
   } = {},
 ): ToolDefinition<typeof FinalizeArgs, string> {
   return defineTool({
@@ -65,6 +69,7 @@ export function createFinalizeSummaryTool(
             !remembered.some((item) => said.content.toLowerCase().includes(item.toLowerCase()))
           ),
         remembered,
+        ...(together ? { together } : {}),
         ...(listsMemory ? { listsMemory } : {}),
         ...(question ? { earlier: { question, messages: recallAbout(question, context) } } : {}),
       };
@@ -100,8 +105,13 @@ export type Summarize = (
   usage?: UsageMeter,
 ) => Promise<string>;
 
+/** A tool's `together` by its name ({@link ToolDefinition.together}). */
+export type TogetherOf = (tool: string) => ((outputs: unknown[]) => string | undefined) | undefined;
+
 /** What a summary is written from. */
 export interface SummaryInput {
+  /** A tool's sentence about several of its outputs (the offline reply adds it). */
+  together?: TogetherOf;
   message: string;
   mode: string;
   results: readonly ActionResult[];
@@ -126,11 +136,19 @@ export interface SummaryInput {
  * bears on the message, quoted.
  */
 export function offlineSummary(
-  { message, results: all, instructions, recalled = [], remembered = [], listsMemory, earlier }:
-    SummaryInput,
+  {
+    message,
+    results: all,
+    instructions,
+    recalled = [],
+    remembered = [],
+    listsMemory,
+    earlier,
+    together,
+  }: SummaryInput,
 ): string {
   const steps = all.filter((result) => result.tool !== FINALIZE_TOOL);
-  const parts = steps.map(stepSentence);
+  const parts = [...steps.map(stepSentence), ...togetherSentences(steps, together)];
   if (instructions?.trim()) parts.push(instructions.trim());
   if (listsMemory) parts.push(memoryListing(remembered));
   else if (remembered.length > 0) {
@@ -143,6 +161,18 @@ export function offlineSummary(
   }
   if (parts.length > 0) return parts.join("\n");
   return `No tools were needed for ${quote(clipWords(oneLine(message), 80))}.`;
+}
+
+/** For each tool that succeeded more than once, its sentence about those outputs, if it has one. */
+function togetherSentences(steps: readonly ActionResult[], together?: TogetherOf): string[] {
+  if (!together) return [];
+  const byTool = Map.groupBy(steps.filter((step) => step.success), (step) => step.tool);
+  return [...byTool].flatMap(([tool, results]) => {
+    const sentence = results.length > 1
+      ? together(tool)?.(results.map((result) => result.output))
+      : undefined;
+    return sentence ? [sentence] : [];
+  });
 }
 
 /** What the memory holds, a line each, or how to have something kept. */

@@ -86,6 +86,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   /** Offer it to the planner even when tool search picks the tools (a large catalog). */
   alwaysOffer?: boolean;
   run(params: ToolRunParams<z.output<S>>): Promise<O> | O;
+  /**
+   * One sentence about several of its outputs in one reply, which the reply
+   * written without a model adds after theirs ("Tokyo is 8 hours ahead of
+   * Paris."); undefined to add none.
+   */
+  together?(outputs: NoInfer<O>[]): string | undefined;
 }
 
 /** Helps TypeScript infer `args` in `run` from the schema. */

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import tools from "../../functions/mcp-loop/tools.ts";
 import { PLACE_TABLE } from "../../shared/places/place_table.ts";
-import { parseTable, resolvePlace, timesIn } from "../../shared/places/place_time_zones.ts";
+import {
+  hoursBetween,
+  parseTable,
+  resolvePlace,
+  timesIn,
+} from "../../shared/places/place_time_zones.ts";
 import { ANONYMOUS } from "../../shared/ports.ts";
 
 const zonesOf = (text: string) => resolvePlace(text)?.zones.map(({ zone }) => zone);
@@ -115,4 +120,42 @@ Deno.test("get_current_time takes a country, says when a place is ambiguous, and
   assert.match((await run("Australia")).summary, /more than one time zone: .* in Perth\./);
   assert.match((await run()).summary, /^In UTC it is .*Name a city or a country/);
   assert.equal(tool.argsSchema.safeParse({ time_zone: "Atlantis" }).success, false);
+});
+
+Deno.test("the hours between places read at one time, the first against each other", () => {
+  const at = (place: string, time_zone: string, iso = "2026-01-15T12:00:00Z") => ({
+    place,
+    time_zone,
+    iso,
+  });
+  assert.equal(
+    hoursBetween([at("Seoul", "Asia/Seoul"), at("Madrid", "Europe/Madrid")]),
+    "Seoul is 8 hours ahead of Madrid.",
+  );
+  // Half and quarter hours, and a place behind.
+  assert.equal(
+    hoursBetween([at("Delhi", "Asia/Kolkata"), at("Kathmandu", "Asia/Kathmandu")]),
+    "Delhi is 15 minutes behind Kathmandu.",
+  );
+  assert.equal(
+    hoursBetween([at("Adelaide", "Australia/Adelaide"), at("Perth", "Australia/Perth")]),
+    "Adelaide is 2 hours 30 minutes ahead of Perth.",
+  );
+  // In July, daylight saving moves Madrid (not Seoul): an hour less apart.
+  assert.equal(
+    hoursBetween([
+      at("Seoul", "Asia/Seoul", "2026-07-15T12:00:00Z"),
+      at("Madrid", "Europe/Madrid", "2026-07-15T12:00:00Z"),
+    ]),
+    "Seoul is 7 hours ahead of Madrid.",
+  );
+  assert.equal(
+    hoursBetween([
+      at("Lima", "America/Lima"),
+      at("Denver", "America/Denver"),
+      at("Quito", "America/Guayaquil"),
+    ]),
+    "Lima is 2 hours ahead of Denver; Lima and Quito have the same time.",
+  );
+  assert.equal(hoursBetween([at("Oslo", "Europe/Oslo")]), undefined);
 });

@@ -163,6 +163,9 @@ Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t
           ["get_current_time", { time_zone: "Seoul" }],
           ["get_current_time", { time_zone: "Madrid" }],
         ]);
+        // The reply says the hours between them.
+        const apart = await say("how many hours between Seoul and Madrid?");
+        assert.match(apart.summaryMessage!, /\nSeoul is [78] hours ahead of Madrid\.$/);
         const teams = await say("is Juventus ahead of Benfica?");
         assert.deepEqual(steps(teams), []);
         assert.match(teams.summaryMessage!, /I don't know "Juventus" as the time zone/);

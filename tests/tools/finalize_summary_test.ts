@@ -179,3 +179,39 @@ Deno.test("a question about the memory lists it whole, or says it is empty, offl
   );
   assert.match(JSON.stringify(model.requests[0].messages), /working memory is empty/);
 });
+
+Deno.test("a tool's sentence about several of its outputs follows their own, only for two or more", () => {
+  const read = (place: string) => ({
+    tool: "read_place",
+    input: { place },
+    success: true,
+    durationMs: 1,
+    output: { summary: `Read ${place}.`, place },
+  });
+  const together = (tool: string) =>
+    tool === "read_place"
+      ? (outputs: unknown[]) =>
+        `Read ${(outputs as { place: string }[]).map((output) => output.place).join(" and ")}.`
+      : undefined;
+  const base = { message: "m", mode: "general", together };
+  assert.equal(
+    offlineSummary({ ...base, results: [read("Oslo"), read("Lima")] }),
+    "Read Oslo.\nRead Lima.\nRead Oslo and Lima.",
+  );
+  assert.equal(offlineSummary({ ...base, results: [read("Oslo")] }), "Read Oslo.");
+  // A failed step is no output to speak of.
+  assert.equal(
+    offlineSummary({
+      ...base,
+      results: [read("Oslo"), {
+        tool: "read_place",
+        input: {},
+        output: undefined,
+        success: false,
+        durationMs: 1,
+        error: "no such place",
+      }],
+    }),
+    "Read Oslo.\nread_place failed: no such place",
+  );
+});
