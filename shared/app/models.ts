@@ -6,7 +6,6 @@
  */
 import type { ModelConfig, OpenAiConnection } from "../config/model_config.ts";
 import { HashingEmbedder } from "../adapters/hashing/hashing_embedder.ts";
-import { SentenceEmbedder } from "../adapters/sentence/sentence_embedder.ts";
 import { GteSmallEmbedder } from "../adapters/supabase/gte_small_embedder.ts";
 import { ChatPlanner } from "../planner/chat_planner.ts";
 import { HeuristicPlanner } from "../planner/heuristic_planner.ts";
@@ -54,8 +53,8 @@ export function createModels(config: ModelConfig): Models {
 
 function createEmbedder(config: ModelConfig, client?: LazyClient): Embedder {
   if (config.embedder === "gte-small") return new GteSmallEmbedder();
-  // Loads its npm packages on the first embed, so choosing it costs nothing until then.
-  if (config.embedder === "sentence") return new SentenceEmbedder();
+  // Loads its module and npm packages on the first embed, so choosing it costs nothing until then.
+  if (config.embedder === "sentence") return lazySentenceEmbedder();
   if (config.embedder !== "openai" || !client) return new HashingEmbedder();
   let embedder: Embedder | undefined;
   return {
@@ -83,4 +82,37 @@ function lazyOpenAi(options: OpenAiConnection): LazyClient {
     client ??= import("../adapters/openai/openai_client.ts").then(({ createOpenAiClient }) =>
       createOpenAiClient(options)
     );
+}
+
+/** What is used of the sentence embedder's module (shared/adapters/sentence/sentence_embedder.ts). */
+interface SentenceEmbedderModule {
+  SentenceEmbedder: new () => Embedder;
+}
+
+/**
+ * The sentence embedder with its defaults (its model name and length are
+ * those of `new SentenceEmbedder()`, checked by tests/adapters/sentence_embedder_test.ts),
+ * its module loaded on the first embed by a specifier held in a variable: it
+ * runs only locally (the configuration refuses it on the edge), so, like the
+ * PGlite adapter (storage.ts), it stays out of the deployed function.
+ */
+export function lazySentenceEmbedder(): Embedder {
+  let loaded: Promise<Embedder> | undefined;
+  const load = async () => {
+    const specifier: string = import.meta.resolve("../adapters/sentence/sentence_embedder.ts");
+    const { SentenceEmbedder } = await import(specifier) as SentenceEmbedderModule;
+    return new SentenceEmbedder();
+  };
+  return {
+    model: "use-lite-hashing-v1",
+    dimensions: 1536,
+    embed: async (texts, options) => {
+      // A failed load is tried again on the next embed.
+      loaded ??= load().catch((error) => {
+        loaded = undefined;
+        throw error;
+      });
+      return (await loaded).embed(texts, options);
+    },
+  };
 }

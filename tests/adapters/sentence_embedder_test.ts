@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { lazySentenceEmbedder } from "../../shared/app/models.ts";
 import { pathToFileURL } from "node:url";
 import {
   loadUniversalSentenceEncoder,
@@ -141,4 +142,11 @@ Deno.test("vectors of another share or length are stored under another model nam
     new SentenceEmbedder({ load, dimensions: 1024 }).model,
     `${SENTENCE_HASHING_MODEL}-s0.5-d1024`,
   );
+});
+
+Deno.test("the configured sentence embedder, loaded on first use, is named and sized as the class's default", () => {
+  const lazy = lazySentenceEmbedder();
+  const eager = new SentenceEmbedder({ load: () => Promise.reject(new Error("not loaded")) });
+  assert.equal(lazy.model, eager.model);
+  assert.equal(lazy.dimensions, eager.dimensions);
 });
