@@ -289,8 +289,12 @@ function describedEarlier(
   return ids.size === 1 ? [...ids][0] : undefined;
 }
 
-/** The place an ordinal word points at among the ids named so far, in their order. */
-const ORDINAL_PLACE: Record<string, number | "other"> = {
+/**
+ * The place an ordinal word points at among the ids named so far, in their
+ * order; "older" and "newer" compare two only, "previous" is the one before
+ * the latest.
+ */
+const ORDINAL_PLACE: Record<string, number | "other" | "older" | "newer"> = {
   first: 0,
   "1st": 0,
   second: 1,
@@ -303,6 +307,9 @@ const ORDINAL_PLACE: Record<string, number | "other"> = {
   last: -1,
   latest: -1,
   newest: -1,
+  previous: -2,
+  older: "older",
+  newer: "newer",
 };
 
 /** The ordinal word of "the first one", "the other loop", "my second spec loop". */
@@ -317,13 +324,15 @@ function ordinalSaid(message: string, entity: string): string | undefined {
 
 /**
  * The id in `place` among those the recent replies name (after the entity's
- * name or "id"), in the order first named: 0 the first, -1 the latest;
+ * name or "id"), in the order first named, each named after "id" in a reply
+ * still among the recent messages (its start): 0 the first, -1 the latest;
  * "other" is the one of exactly two that the latest reply naming one did not
- * name, when the replies hold no third. Undefined when there is no such
- * place, or no telling which.
+ * name, and "older" and "newer" the first and second of two, when the
+ * replies hold no third. Undefined when there is no such place, or no
+ * telling which.
  */
 function byPlace(
-  place: number | "other",
+  place: number | "other" | "older" | "newer",
   entity: string,
   pattern: RegExp,
   context: Record<string, unknown>,
@@ -331,13 +340,17 @@ function byPlace(
   const sentences = replySentences(context);
   const named = sentences.map((sentence) => [...idsIn(sentence, pattern, entity).named]);
   const ids = [...new Set(named.flat())];
-  if (place !== "other") return ids.at(place);
+  // The order is the order they were started ("… with id 3f0c9a1e"): when a start has left the
+  // recent messages, which is first is not known.
+  const started = sentences.flatMap((sentence) => [...idsIn(sentence, pattern, "").named]);
+  if (!ids.every((id) => started.includes(id))) return undefined;
+  if (typeof place === "number") return ids.at(place);
   // Two in all, a listing's included: after a listing of three, "the other" could be either.
-  const all = idsIn(sentences.join(" "), pattern, entity).all;
+  const two = idsIn(sentences.join(" "), pattern, entity).all === 2 && ids.length === 2;
+  if (!two) return undefined;
+  if (place !== "other") return ids[place === "older" ? 0 : 1];
   const latest = named.findLast((each) => each.length > 0) ?? [];
-  return all === 2 && ids.length === 2 && latest.length === 1
-    ? ids.find((id) => id !== latest[0])
-    : undefined;
+  return latest.length === 1 ? ids.find((id) => id !== latest[0]) : undefined;
 }
 
 /** The sentences of the assistant's replies in the context's recent messages. */
@@ -351,7 +364,19 @@ function replySentences(context: Record<string, unknown>): string[] {
 }
 
 /** Words that point at the latest of a kind rather than describe it ("the new loop"). */
-const RECENCY = new Set(["latest", "last", "new", "newest", "current", "same", "other", "first"]);
+const RECENCY = new Set([
+  "latest",
+  "last",
+  "new",
+  "newest",
+  "newer",
+  "older",
+  "previous",
+  "current",
+  "same",
+  "other",
+  "first",
+]);
 
 /** Whether the message names the entity at all ("the spec loop", "another loop"). */
 function mentions(message: string, entity: string): boolean {

@@ -585,7 +585,7 @@ function rescored(
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:the|my|our)\s+(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest)\s+(\p{L}+)\b/iu;
+  /\b(?:the|my|our)\s+(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|previous)\s+(\p{L}+)\b/iu;
 
 /**
  * "the other one gets 75": the thing in that place, as "the other loop" when
@@ -608,11 +608,14 @@ function inOrder(message: string, tools: readonly PlannerTool[]): string | undef
 function withTypedThings(message: string, tools: readonly PlannerTool[]): string {
   const typed = typedThings(tools);
   if (typed.length === 0) return message;
-  // "the code one": a word of a type, with "one" for the thing of that type.
+  // "the code one", "the build plan one": words of a type, with "one" for the thing of that type.
   let text = message.replace(
-    /\b((?:the|my|our|that|this)\s+(\p{L}+))\s+one\b/iu,
-    (whole, named: string, word: string) => {
-      const of = typed.find(({ words }) => words.split(" ").includes(word.toLowerCase()));
+    /\b((?:the|my|our|that|this)\s+(\p{L}+(?:\s+\p{L}+){0,2}))\s+one\b/iu,
+    (whole, named: string, said: string) => {
+      const saidWords = said.toLowerCase().split(/\s+/);
+      const of = typed.find(({ words }) =>
+        saidWords.every((word) => words.split(" ").includes(word))
+      );
       return of ? `${named} ${of.thing}` : whole;
     },
   );

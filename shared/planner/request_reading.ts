@@ -159,7 +159,7 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|how many (?:tries|iterations|rounds|attempts|goes) (?:are |do i have |does it have )?left(?: (?:on|for|in) (?:it|that|that one|this one))?` +
     // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
     String
-      .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing)` +
+      .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing|looking)` +
     String
       .raw`|any\s+(?:progress|news|update|updates)\s+(?:on|with)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
     String.raw`|where\s+are\s+we\s+(?:with|on)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +

@@ -81,13 +81,38 @@ Deno.test("loops named by their place, asked for alone, or two at once", async (
       const say = newChat("typed-state");
       const plan = loopIdOf(await say("start a plan loop"));
       const code = loopIdOf(await say("start a build code loop"));
+      await say("start a spec loop");
       assert.deepEqual(steps(await say("has the plan one passed yet?")), [
         ["get_loop_status", { loop_id: plan }],
+      ]);
+      // A type of two words, then "one": that loop, not the latest.
+      assert.deepEqual(steps(await say("how is the build code one doing")), [
+        ["get_loop_status", { loop_id: code }],
       ]);
       assert.deepEqual(steps(await say("for the build code: 77")), [
         ["decide_loop_next_action", { loop_id: code, current_score: 77 }],
       ]);
     });
+
+    await t.step(
+      "of two loops, the older and the newer; unknown once a start has scrolled away",
+      async () => {
+        const say = newChat("older-newer");
+        const older = loopIdOf(await say("start a spec loop"));
+        const newer = loopIdOf(await say("start a build code loop"));
+        assert.deepEqual(steps(await say("give the older loop 59")), [
+          ["decide_loop_next_action", { loop_id: older, current_score: 59 }],
+        ]);
+        assert.deepEqual(steps(await say("how's the newer one looking?")), [
+          ["get_loop_status", { loop_id: newer }],
+        ]);
+        // Five more turns: the starts have left the recent messages (the last ten).
+        for (let i = 0; i < 4; i++) await say(`remember that note ${i} is fine`);
+        const unsure = await say("rate the first one 70");
+        assert.deepEqual(steps(unsure), []);
+        assert.match(unsure.summaryMessage!, /I need the loop id/);
+      },
+    );
 
     await t.step("a correction scores the loop just scored again", async () => {
       const say = newChat("corrected");
