@@ -744,8 +744,9 @@ function addOnce(list: string[], phrase: string): void {
  * without the punctuation around them.
  */
 function phraseWords(message: string): string[] {
+  // "Toronto's time": the name without its possessive.
   return message.split(/\s+/, MAX_PHRASE_WORDS).map((word) =>
-    word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
+    word.replace(/['’]s$/u, "").replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
   );
 }
 

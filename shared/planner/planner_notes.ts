@@ -27,7 +27,9 @@ const CAPABILITY_QUESTIONS = [
   /\bhow (?:can|could|do|would) you help\b/,
   /\bwhat (?:s|is|are) (?:possible|available)\b/,
   /\b(?:your|which|what) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
-  /\bwhat (?:kind|sort) of (?:things|stuff|tasks|requests)\b/,
+  /\bwhat (?:kinds?|sorts?|types?) of (?:things|stuff|tasks|requests|questions)\b/,
+  // "what do I type here?", "what should I ask?"
+  /\bwhat (?:do|should|can) i (?:type|say|write|ask)(?: (?:here|you))?$/,
   // "can you remember things?", "are you able to forget stuff": a tool asked about, nothing named.
   /^(?:(?:can|could|will) you|are you able to) (?:remember|forget|store|save|keep|delete) (?:things|stuff|anything|facts|information|info)(?: (?:about me|for me|i tell you))?$/,
 ];

@@ -52,7 +52,7 @@ const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "co
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
   String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
@@ -77,6 +77,11 @@ const ASKING = alternatives(
   String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
   String.raw`${SCORED}\s+(?:deserves|earns|merits|is worth|'s worth|gets)`,
   String.raw`(?:score|rating|grade|mark)\s*(?:[:=-]|is|of)`,
+  // "record 55 for it", "log 70": a verb of writing a score down.
+  String.raw`${WHO}(?:record|log)`,
+  // "my score for this round: 64".
+  String
+    .raw`(?:my\s+)?(?:score|rating|grade|mark)\s+for\s+(?:this|the|that)\s+(?:round|draft|version|one|iteration|attempt)\s*(?:[:=-]|is)`,
   // "for the spec: 83": the thing, then its score.
   String.raw`for\s+${SCORED}\s*[:=-]`,
   // A correction: "oops, I meant 72", "sorry, it should be 60".
@@ -86,7 +91,7 @@ const ASKING = alternatives(
 const PLAIN = alternatives(
   String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
   String
-    .raw`(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*(?:version|draft|one|loop|try|attempt|round)\s+(?:scored|got|gets|is|was)(?:\s+at)?`,
+    .raw`(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*(?:version|draft|one|loop|try|attempt|round)\s+(?:scored|got|gets|is|was|lands|comes\s+in|sits)(?:\s+at)?`,
   "scored?",
   "got",
 );
@@ -95,7 +100,7 @@ const QUALIFIER = String
   .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
 
 const SCALE = String
-  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|\s+(?:out\s+of|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred))`;
+  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|\s+(?:out\s+of|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
   .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for)\s+(?:that|this)(?:\s+one)?|(?:on|for)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;

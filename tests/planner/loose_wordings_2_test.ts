@@ -23,10 +23,22 @@ Deno.test("corrections and scales of five are scores; other numbers are not", ()
     ["two out of five", 40],
     ["I'd say it's 9 from 10", 90],
     ["3/5", 60],
+    ["log 62 for it", 62],
+    ["typo, 74", 74],
+    ["two out of five stars", 40],
+    ["my score for this draft: fifty one", 51],
+    ["this version comes in at 68", 68],
   ];
   for (const [message, score] of cases) assert.equal(scoreSaid(message)?.score, score, message);
   for (
-    const message of ["I meant 9 am", "it should be done by 5 pm", "7 out of 5", "I mean 4 of us"]
+    const message of [
+      "I meant 9 am",
+      "it should be done by 5 pm",
+      "7 out of 5",
+      "I mean 4 of us",
+      "record 5 minutes of audio",
+      "log the 3 errors",
+    ]
   ) assert.equal(scoreSaid(message), undefined, message);
 });
 
@@ -210,6 +222,18 @@ Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t
         ]);
       },
     );
+
+    await t.step("a place said with its possessive; what to ask, in other words", async () => {
+      const say = newChat("possessive");
+      assert.deepEqual(steps(await say("what's Nairobi's time now?")), [
+        ["get_current_time", { time_zone: "Nairobi" }],
+      ]);
+      for (const question of ["what types of questions can you answer?", "what should i ask?"]) {
+        const data = await say(question);
+        assert.deepEqual(steps(data), [], question);
+        assert.match(data.summaryMessage!, /I can:/, question);
+      }
+    });
 
     await t.step("more ways to delete this chat", async () => {
       for (
