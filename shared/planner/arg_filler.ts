@@ -353,6 +353,24 @@ function byPlace(
   return latest.length === 1 ? ids.find((id) => id !== latest[0]) : undefined;
 }
 
+/**
+ * Every id of `<entity>_id` the recent replies name (after the entity's name
+ * or "id"), first named first: "status on both of them?" asks of each.
+ */
+export function idsNamedEarlier(
+  name: string,
+  property: JsonSchema,
+  context: Record<string, unknown>,
+): string[] {
+  const pattern = typeof property.pattern === "string" ? safeRegExp(property.pattern) : undefined;
+  const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
+  if (!pattern || !entity) return [];
+  const named = replySentences(context).flatMap((sentence) => [
+    ...idsIn(sentence, pattern, entity).named,
+  ]);
+  return [...new Set(named)];
+}
+
 /** The sentences of the assistant's replies in the context's recent messages. */
 function replySentences(context: Record<string, unknown>): string[] {
   const recent = Array.isArray(context.recentMessages) ? context.recentMessages : [];

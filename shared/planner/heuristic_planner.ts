@@ -63,7 +63,12 @@ import {
 } from "./request_reading.ts";
 import { scoreSaid } from "./score_said.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
-import { asksAboutWritersPlace, locatesWriter, storedUserMessages } from "./arg_filler.ts";
+import {
+  asksAboutWritersPlace,
+  idsNamedEarlier,
+  locatesWriter,
+  storedUserMessages,
+} from "./arg_filler.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
 import { argProperties, toolProfile } from "./tool_profile.ts";
 
@@ -165,6 +170,7 @@ export class HeuristicPlanner implements Planner {
       verbs,
       choose,
       steps: results.length,
+      context,
     });
     if (read) return read;
     const answered = recallStatements(message, context).length > 0 ||
@@ -374,6 +380,8 @@ interface Rechoosing {
   verbs: ReadonlySet<string>;
   choose: (text: string, reading: MessageReading, steps: number, argText?: string) => ToolChoice;
   steps: number;
+  /** The loop context (recent messages: what "both of them" names). */
+  context?: Record<string, unknown>;
 }
 
 /** What a message plans besides memory: a step, or a note on what it lacks. */
@@ -389,7 +397,7 @@ interface Reply {
 function planRead(
   message: string,
   reading: MessageReading,
-  { earlier, takenBack, tools, verbs, choose, steps }: Rechoosing & {
+  { earlier, takenBack, tools, verbs, choose, steps, context }: Rechoosing & {
     earlier: readonly string[];
     /** What the message took back first ("never mind the time in Rome, what about Madrid?"). */
     takenBack: string;
@@ -409,9 +417,22 @@ function planRead(
     const compared = comparedWithEarlier(message, earlier, { tools, verbs, choose, steps });
     if (compared.length > plan.length) return { steps: compared };
   }
+  // "status on both of them?": the one read, for each thing the replies named.
+  if (plan.length === 1 && asksStateOfEarlier(message) === "several") {
+    const each = forEachNamed(plan[0], tools, context);
+    if (each.length > 1) return { steps: each.slice(0, MAX_EACH) };
+  }
   if (plan.length + missing.length === 0) {
     const asked = takenBack ? [...earlier, takenBack] : earlier;
-    const later = laterTurn(message, reading, { earlier, asked, tools, verbs, choose, steps });
+    const later = laterTurn(message, reading, {
+      earlier,
+      asked,
+      tools,
+      verbs,
+      choose,
+      steps,
+      context,
+    });
     if (later) return later;
   }
   // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
@@ -440,13 +461,13 @@ function planRead(
 function laterTurn(
   message: string,
   reading: MessageReading,
-  { earlier, asked, tools, verbs, choose, steps }: Rechoosing & {
+  { earlier, asked, tools, verbs, choose, steps, context }: Rechoosing & {
     earlier: readonly string[];
     /** The earlier messages, with what this one took back. */
     asked: readonly string[];
   },
 ): Reply | undefined {
-  const rechoosing = { tools, verbs, choose, steps };
+  const rechoosing = { tools, verbs, choose, steps, context };
   if (asksRepeat(message)) {
     const repeated = readsOfLatest(asked, rechoosing);
     if (repeated.length > 0) return { steps: repeated };
@@ -529,8 +550,34 @@ function stateOfEarlier(
     rechoosing.tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
     (asked === "several" || Object.keys(step.args).length > 0)
   );
-  if (reads.length > 0 || asked === "one") return reads;
-  return readsOfLatest(earlier, rechoosing);
+  if (asked === "one") return reads;
+  // "status on both of them?": the read of one, for each thing the replies named.
+  const each = reads.flatMap((step) => forEachNamed(step, rechoosing.tools, rechoosing.context));
+  if (each.length > 1) return each.slice(0, MAX_EACH);
+  return reads.length > 0 ? reads : readsOfLatest(earlier, rechoosing);
+}
+
+/** Most things one "each of them" reads. */
+const MAX_EACH = 6;
+
+/** `step` once for each id the recent replies name, when its one id arg takes one of them. */
+function forEachNamed(
+  step: PlannedAction,
+  tools: readonly PlannerTool[],
+  context: Record<string, unknown> = {},
+): PlannedAction[] {
+  const tool = tools.find((each) => each.name === step.tool);
+  const properties = (tool ? argProperties(tool) : {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  for (const [name, value] of Object.entries(step.args)) {
+    const ids = idsNamedEarlier(name, properties[name] ?? {}, context);
+    if (ids.includes(value as string)) {
+      return ids.map((id) => ({ ...step, args: { ...step.args, [name]: id } }));
+    }
+  }
+  return [step];
 }
 
 /**

@@ -139,7 +139,9 @@ export function asksStateOfEarlier(written: string): "one" | "several" | undefin
   if (words.split(" ").length > 10) return undefined;
   const state = STATE_OF_EARLIER.exec(words);
   if (!state) return undefined;
-  return /\b(?:them|they|any|all|either|those)\b/.test(state[1] ?? state[2] ?? "")
+  return /\b(?:them|they|any|anything|all|either|both|each|those)\b/.test(
+      state[1] ?? state[2] ?? state[3] ?? "",
+    )
     ? "several"
     : "one";
 }
@@ -147,9 +149,12 @@ export function asksStateOfEarlier(written: string): "one" | "several" | undefin
 const STATE_OF_EARLIER = new RegExp(
   String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
     String
-      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|they|all of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stagnat\w*|stuck|reached|still running|still active|active)(?:\s+(?:yet|already|now))?` +
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|stuck|reached|still running|still active|active)(?:\s+(?:yet|already|now))?` +
     String
-      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those))?(?:\s+(?:so far|now|right now|at the moment))?` +
+      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
+    // "status on both of them?", "progress on each?"
+    String
+      .raw`|(?:status|progress|state|update|updates)\s+(?:on|of|for)\s+(them|those|both(?: of them)?|each(?: of them)?|all of them)` +
     String
       .raw`|how (?:s|is|does) it (?:going|doing|looking|look|coming along)|should i (?:keep going|continue|stop)` +
     // "where is it at?", "how far along is it?", "how many tries are left on it?"
@@ -169,7 +174,7 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|(?:what|which) (?:type|kind) (?:of loop )?(?:is|was) (it|that|this|that one|this one)` +
     String
       .raw`|what should (?:i|we) do (?:next|now)|what do (?:i|we) do (?:next|now)|now what|what now` +
-    String.raw`)\s*$`,
+    String.raw`)(?:\s+(?:please|pls|thanks|thx))?\s*$`,
 );
 
 /** The two answers before compared with each other: "which one is ahead?", "how far apart are they?". */

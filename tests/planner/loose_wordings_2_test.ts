@@ -89,6 +89,23 @@ Deno.test("loops named by their place, asked for alone, or two at once", async (
       assert.deepEqual(steps(await fresh("how's it looking?")), []);
     });
 
+    await t.step("the state of each loop named, and whether one passed", async () => {
+      const say = newChat("each-state");
+      const spec = loopIdOf(await say("start a spec loop"));
+      const code = loopIdOf(await say("start a build code loop"));
+      const status = (id: string) => ["get_loop_status", { loop_id: id }];
+      assert.deepEqual(steps(await say("status for both of them please")), [
+        status(spec),
+        status(code),
+      ]);
+      // Asked of all of them, the listing answers.
+      assert.deepEqual(steps(await say("has anything finished yet?")), [["list_active_loops", {}]]);
+      const single = newChat("passed");
+      const id = loopIdOf(await single("start a plan loop"));
+      await single("score it 91");
+      assert.deepEqual(steps(await single("did it pass?")), [status(id)]);
+    });
+
     await t.step("a loop named by its type: its state, or its score after a colon", async () => {
       const say = newChat("typed-state");
       const plan = loopIdOf(await say("start a plan loop"));
