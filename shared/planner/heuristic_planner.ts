@@ -614,6 +614,9 @@ function rescored(
   written: string,
   { tools, verbs, choose, steps }: Pick<Rechoosing, "tools" | "verbs" | "choose" | "steps">,
 ): Reply | undefined {
+  // "score the spec loop 90 and the plan loop 40": a score for each.
+  const each = scoresOfThings(written, { tools, verbs, choose, steps });
+  if (each) return each;
   // "give the build plan 82" names the build plan loop.
   const message = withTypedThings(written, tools);
   const said = scoreSaid(message);
@@ -629,6 +632,38 @@ function rescored(
     ? { steps: [], note: missingArgsNote(missing) }
     : undefined;
 }
+
+/**
+ * A score for each thing a message names in parts of its own ("score the spec
+ * loop 90 and the plan loop 40", "plan gets 72, spec gets 80"): every part
+ * names a thing by its type and says a number, else undefined.
+ */
+function scoresOfThings(
+  written: string,
+  { tools, verbs, choose, steps }: Pick<Rechoosing, "tools" | "verbs" | "choose" | "steps">,
+): Reply | undefined {
+  const parts = written.split(/\s*(?:[,;]|\band\b)\s*/i).filter((part) => /\p{L}/u.test(part));
+  if (parts.length < 2 || parts.length > MAX_EACH) return undefined;
+  const typed = typedThings(tools);
+  const asks: string[] = [];
+  for (const part of parts) {
+    // "plan gets 72": a type said first names the thing of that type.
+    const opens = typed.some(({ words }) =>
+      part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
+    );
+    const text = withTypedThings(opens ? `the ${part}` : part, tools);
+    const named = typed.map(({ thing }) => thingNamed(thing).exec(text)?.[0]).find(Boolean);
+    const rest = named && text.slice(text.indexOf(named) + named.length).replace(SCORE_LEAD, "");
+    const said = named && (scoreSaid(text) ?? scoreSaid(rest ?? ""));
+    if (!named || !said) return undefined;
+    asks.push(`record a score of ${said.score} for ${named}`);
+  }
+  const plans = asks.map((asked) => choose(asked, readMessage(asked, { verbs }), steps).plan);
+  return plans.every((plan) => plan.length === 1) ? { steps: plans.flat() } : undefined;
+}
+
+/** What may stand between a thing and its score: "is at", "gets", ":". */
+const SCORE_LEAD = /^(?:\s*(?:is|gets?|should\s+get|deserves|earns|scored|at|to|[:=-]))+\s*/i;
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =

@@ -89,6 +89,24 @@ Deno.test("loops named by their place, asked for alone, or two at once", async (
       assert.deepEqual(steps(await fresh("how's it looking?")), []);
     });
 
+    await t.step("a score for each loop named in one message", async () => {
+      const say = newChat("two-scores");
+      const build = loopIdOf(await say("start a build plan loop"));
+      const spec = loopIdOf(await say("start a spec loop"));
+      const score = (id: string, value: number) => [
+        "decide_loop_next_action",
+        { loop_id: id, current_score: value },
+      ];
+      assert.deepEqual(steps(await say("give the build plan loop 66 and the spec loop 58")), [
+        score(build, 66),
+        score(spec, 58),
+      ]);
+      assert.deepEqual(steps(await say("spec: 70, build plan: 82")), [
+        score(spec, 70),
+        score(build, 82),
+      ]);
+    });
+
     await t.step("the state of each loop named, and whether one passed", async () => {
       const say = newChat("each-state");
       const spec = loopIdOf(await say("start a spec loop"));
