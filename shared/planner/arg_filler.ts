@@ -291,10 +291,10 @@ function describedEarlier(
 
 /**
  * The place an ordinal word points at among the ids named so far, in their
- * order; "older" and "newer" compare two only, "previous" is the one before
- * the latest.
+ * order; "older" and "newer" compare two only, "middle" is the second of
+ * three, "previous" is the one before the latest.
  */
-const ORDINAL_PLACE: Record<string, number | "other" | "older" | "newer"> = {
+const ORDINAL_PLACE: Record<string, number | "other" | "older" | "newer" | "middle"> = {
   first: 0,
   "1st": 0,
   second: 1,
@@ -310,6 +310,7 @@ const ORDINAL_PLACE: Record<string, number | "other" | "older" | "newer"> = {
   previous: -2,
   older: "older",
   newer: "newer",
+  middle: "middle",
 };
 
 /** The ordinal word of "the first one", "the other loop", "my second spec loop". */
@@ -332,7 +333,7 @@ function ordinalSaid(message: string, entity: string): string | undefined {
  * telling which.
  */
 function byPlace(
-  place: number | "other" | "older" | "newer",
+  place: number | "other" | "older" | "newer" | "middle",
   entity: string,
   pattern: RegExp,
   context: Record<string, unknown>,
@@ -345,6 +346,8 @@ function byPlace(
   const started = sentences.flatMap((sentence) => [...idsIn(sentence, pattern, "").named]);
   if (!ids.every((id) => started.includes(id))) return undefined;
   if (typeof place === "number") return ids.at(place);
+  // Of three started, the second; of any other number, no telling.
+  if (place === "middle") return ids.length === 3 ? ids[1] : undefined;
   // Two in all, a listing's included: after a listing of three, "the other" could be either.
   const two = idsIn(sentences.join(" "), pattern, entity).all === 2 && ids.length === 2;
   if (!two) return undefined;
@@ -390,6 +393,7 @@ const RECENCY = new Set([
   "newer",
   "older",
   "previous",
+  "middle",
   "current",
   "same",
   "other",

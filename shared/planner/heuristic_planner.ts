@@ -667,7 +667,7 @@ const SCORE_LEAD = /^(?:\s*(?:is|gets?|should\s+get|deserves|earns|scored|at|to|
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:the|my|our)\s+(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|previous)\s+(\p{L}+)\b/iu;
+  /\b(?:the|my|our)\s+(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|previous|middle)\s+(\p{L}+)\b/iu;
 
 /**
  * "the other one gets 75": the thing in that place, as "the other loop" when

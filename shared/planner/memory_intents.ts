@@ -294,7 +294,7 @@ const NOT_A_VALUE =
 
 /** "no, it's blue", "actually, make that blue", "sorry I meant blue": the value meant instead. */
 const CORRECTS_FACT =
-  /^\W*(?:(?:no|nope|nah|sorry|oops|wait|actually|hmm|um|er|oh|ah|correction|my bad|i mean|i meant|make (?:it|that)|change (?:it|that) to)\b[\s,.:!-]*)+(?:(?:it's|it is|its|it was|that's|that is)\s+)?([\p{L}\p{N}][^.!?]*?)[\s.!]*$/iu;
+  /^\W*(?:(?:no|nope|nah|sorry|oops|wait|actually|hmm|um|er|oh|ah|correction|my bad|i mean|i meant|make (?:it|that)|change (?:it|that) to)\b[\s,.:!-]*)+(?:(?:it's|it is|its|it was|that's|that is)\s+)?(?:(?:spelled|spelt|written)\s+)?([\p{L}\p{N}][^.!?]*?)[\s.!]*$/iu;
 /** "and mushrooms too", "also olives", "mushrooms as well": another value for the same fact. */
 const ADDS_TO_FACT =
   /^\W*(?:(?:and|also|plus|oh and)\s+)+(\p{L}[^.!?]*?)(?:\s+(?:too|as well|also))?[\s.!]*$|^\W*(\p{L}[^.!?]*?)\s+(?:too|as well)[\s.!]*$/iu;

@@ -153,6 +153,14 @@ Deno.test("loops named by their place, asked for alone, or two at once", async (
         assert.deepEqual(steps(await say("how's the newer one looking?")), [
           ["get_loop_status", { loop_id: newer }],
         ]);
+        // Of three, the middle one.
+        const three = newChat("middle");
+        await three("start a plan loop");
+        const middle = loopIdOf(await three("start a build plan loop"));
+        await three("start a spec loop");
+        assert.deepEqual(steps(await three("how's the middle one looking?")), [
+          ["get_loop_status", { loop_id: middle }],
+        ]);
         // Five more turns: the starts have left the recent messages (the last ten).
         for (let i = 0; i < 4; i++) await say(`remember that note ${i} is fine`);
         const unsure = await say("rate the first one 70");
@@ -306,6 +314,11 @@ Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t
 
     await t.step("a fact whose words after 'I'm' are its value is corrected whole", async () => {
       const say = newChat("value-after-im");
+      await say("remember my cousin is called Mateo");
+      assert.deepEqual(steps(await say("sorry, it's spelt Matteo")), [
+        ["forget", { what: "my cousin is called Mateo" }],
+        ["remember", { fact: "my cousin is called Matteo" }],
+      ]);
       await say("remember I'm B positive");
       assert.deepEqual(steps(await say("actually it's AB negative")), [
         ["forget", { what: "I'm B positive" }],
