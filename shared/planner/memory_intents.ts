@@ -47,7 +47,7 @@ const NOTE_DOWN = String
   String
     .raw`|(?:make|keep|take|save|add|leave|write) (?:a |an |this )?(?:mental |quick |short )?note(?: that| of)?\s*[:,–—-]?${AFTER_NOTE}` +
   String
-    .raw`|keep track of the fact(?: that)?|keep track (?:of )?that|remember to (?:note|write down|jot down)(?: that)?)`;
+    .raw`|keep track of the fact(?: that)?|keep track (?:of )?that|remember to (?:note|write down|jot down)(?: that)?|keep in mind${ABOUT_WRITER}|(?:you (?:must|should|need to|have to) )?remember for me(?: that)?)`;
 /**
  * Other ways to keep a fact: "jot down that …", "save that my car is blue"
  * (before a clause about the writer; "save that file" is no fact), "add to
@@ -83,10 +83,10 @@ const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|scrub|toss|shred|ditch|get rid of|throw (?:away|out)|wipe out|clear out|clean out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|clear) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */

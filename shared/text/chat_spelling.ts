@@ -61,6 +61,8 @@ const TYPOS: Readonly<Record<string, string>> = {
   delet: "delete",
   delte: "delete",
   dlete: "delete",
+  delette: "delete",
+  deleet: "delete",
   memroy: "memory",
   memmory: "memory",
   conversaton: "conversation",
@@ -68,6 +70,8 @@ const TYPOS: Readonly<Record<string, string>> = {
   plase: "please",
   pleae: "please",
   scroe: "score",
+  sccore: "score",
+  socre: "score",
 };
 
 /** A word on its own: not part of "U.S." or "u'll". */

@@ -263,6 +263,14 @@ Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t
         assert.deepEqual(steps(await say("i need you remember my gym is on Bay Street")), [
           ["remember", { fact: "my gym is on Bay Street" }],
         ]);
+        assert.deepEqual(steps(await say("keep in mind my locker is 12")), [
+          ["remember", { fact: "my locker is 12" }],
+        ]);
+        assert.deepEqual(steps(await say("you should remember for me that my gate is B4")), [
+          ["remember", { fact: "my gate is B4" }],
+        ]);
+        // Not about the writer: no fact ("keep in mind the traffic" is advice).
+        assert.deepEqual(steps(await say("keep in mind the traffic")), []);
       },
     );
 
@@ -286,6 +294,9 @@ Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t
           "ditch our chat log",
           "let's begin anew, get rid of this thread",
           "delete this conversation but keep my facts",
+          "wipe out all we talked about",
+          "clear the chat out please",
+          "delette our chat",
         ]
       ) {
         const say = newChat("wipe");
