@@ -191,7 +191,11 @@ export function greetingNote(message: string): string {
   // "no thanks" declines what was offered.
   if (/\bno (?:thanks|thank you)\b/.test(said)) return LET_GO_NOTE;
   const words = new Set(said.split(" "));
-  if (["thanks", "thank", "cheers", "helpful"].some((word) => words.has(word))) {
+  if (
+    ["thanks", "thank", "cheers", "helpful", "appreciated", "appreciate"].some((word) =>
+      words.has(word)
+    )
+  ) {
     return "You're welcome.";
   }
   const seeYou = words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word));

@@ -270,12 +270,13 @@ const GREETING = new Set(
     "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
     "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
-    "no worries sweet nice work job then yay nah nope")
+    "no worries sweet nice work job then yay nah nope anyway appreciated appreciate it really bunch " +
+    "ton heaps")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps"
     .split(" "),
 );
 

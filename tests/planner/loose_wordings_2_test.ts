@@ -286,6 +286,20 @@ Deno.test("unknown places, deleting the chat and deleting a kept fact", async (t
       }
     });
 
+    await t.step("thanks and small talk get a word back, not a refusal", async () => {
+      const say = newChat("small-talk");
+      for (
+        const [message, reply] of [
+          ["much appreciated, mate", /^You're welcome\./],
+          ["anyway, how are you today", /^Hello!/],
+        ] as const
+      ) {
+        const data = await say(message);
+        assert.deepEqual(steps(data), [], message);
+        assert.match(data.summaryMessage!, reply, message);
+      }
+    });
+
     await t.step("more ways to delete this chat", async () => {
       for (
         const message of [
