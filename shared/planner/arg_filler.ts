@@ -226,10 +226,9 @@ function namedEarlier(
   message: string,
   context: Record<string, unknown>,
 ): string | undefined {
-  if (property.type !== "string" || typeof property.pattern !== "string") return undefined;
-  const pattern = safeRegExp(property.pattern);
-  const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
-  if (!pattern || !entity) return undefined;
+  const id = idArg(name, property);
+  if (!id) return undefined;
+  const { pattern, entity } = id;
   const ordinal = ORDINAL_PLACE[ordinalSaid(message, entity) ?? ""];
   // "the first one", "the other loop": the one of the replies' ids in that place, or none.
   if (ordinal !== undefined) return byPlace(ordinal, entity, pattern, context);
@@ -365,13 +364,23 @@ export function idsNamedEarlier(
   property: JsonSchema,
   context: Record<string, unknown>,
 ): string[] {
-  const pattern = typeof property.pattern === "string" ? safeRegExp(property.pattern) : undefined;
-  const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
-  if (!pattern || !entity) return [];
+  const id = idArg(name, property);
+  if (!id) return [];
   const named = replySentences(context).flatMap((sentence) => [
-    ...idsIn(sentence, pattern, entity).named,
+    ...idsIn(sentence, id.pattern, id.entity).named,
   ]);
   return [...new Set(named)];
+}
+
+/** For an `<entity>_id` string arg with a pattern: the pattern and the entity ("loop"). */
+function idArg(
+  name: string,
+  property: JsonSchema,
+): { pattern: RegExp; entity: string } | undefined {
+  if (property.type !== "string" || typeof property.pattern !== "string") return undefined;
+  const pattern = safeRegExp(property.pattern);
+  const entity = /^(.+?)_?[iI]d$/.exec(name)?.[1]?.toLowerCase();
+  return pattern && entity ? { pattern, entity } : undefined;
 }
 
 /** The sentences of the assistant's replies in the context's recent messages. */

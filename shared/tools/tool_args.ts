@@ -37,9 +37,14 @@ export function parseArgs(
     : { ok: false, issues };
 }
 
+/** A plain `z.object` (neither loose nor with a catch-all): a key it does not name is refused. */
+export function takesNoOtherKeys(schema: z.ZodType): schema is z.ZodObject {
+  return schema instanceof z.ZodObject && schema.def.catchall === undefined;
+}
+
 /** The keys of `args` a plain object schema does not name, each as an issue naming the known ones. */
 function unknownKeys(schema: z.ZodType, args: unknown): ArgIssue[] {
-  if (!(schema instanceof z.ZodObject) || schema.def.catchall !== undefined) return [];
+  if (!takesNoOtherKeys(schema)) return [];
   if (typeof args !== "object" || args === null || Array.isArray(args)) return [];
   const known = Object.keys(schema.shape);
   return Object.keys(args).filter((key) => !known.includes(key)).map((key) => ({

@@ -3,6 +3,7 @@
  * planner and executor and by the MCP server. Adding a tool never changes loop
  * code.
  */
+import { takesNoOtherKeys } from "./tool_args.ts";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { CATALOG_FENCE } from "../planner/untrusted_data.ts";
@@ -193,7 +194,6 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string,
     io,
     unrepresentable: "any",
   }) as Record<string, unknown>;
-  const closed = io === "input" && schema instanceof z.ZodObject &&
-    schema.def.catchall === undefined;
+  const closed = io === "input" && takesNoOtherKeys(schema);
   return closed ? { ...jsonSchema, additionalProperties: false } : jsonSchema;
 }
