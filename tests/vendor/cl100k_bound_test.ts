@@ -1,6 +1,6 @@
 /**
  * The counting tokenizer (shared/adapters/openai/cl100k_bound.ts): cl100k_base
- * with its first 32,000 ranks (shared/vendor/cl100k-prefix, checked against
+ * with its first 30,000 ranks (shared/vendor/cl100k-prefix, checked against
  * the package the import map pins) counts at or above the whole encoding, and
  * not far above it on the texts a prompt holds.
  */
@@ -17,8 +17,8 @@ import { CORPUS } from "./tokenizer_corpus.ts";
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 const exact = (text: string) => npm.countTokens(text, AS_TEXT);
 
-Deno.test("the kept ranks are the package's first 32,000, in order", () => {
-  assert.equal(KEPT_RANKS, 32_000);
+Deno.test("the kept ranks are the package's first 30,000, in order", () => {
+  assert.equal(KEPT_RANKS, 30_000);
   assert.deepEqual(prefix, (ranks as unknown[]).slice(0, KEPT_RANKS));
 });
 

@@ -1,7 +1,7 @@
 /**
  * Token counts for budgets and embedding inputs: cl100k_base (the tokenizer of
- * OpenAI's embedding models) with only its first 32,000 merges
- * (shared/vendor/cl100k-prefix), 0.28 MB of ranks where the whole 100,256
+ * OpenAI's embedding models) with only its first 30,000 merges
+ * (shared/vendor/cl100k-prefix), 0.26 MB of ranks where the whole 100,256
  * are 1.16 MB (0.41 of the deployed bundle's brotli MB).
  *
  * BPE applies merges in rank order, so stopping at a rank leaves every text
@@ -18,7 +18,7 @@ type Encoding = typeof import("gpt-tokenizer/encoding/cl100k_base");
 export type Cl100kBound = Pick<Encoding, "encode" | "decode" | "countTokens" | "encodeChat">;
 
 /** How many of cl100k_base's ranks are kept. */
-export const KEPT_RANKS = 32_000;
+export const KEPT_RANKS = 30_000;
 
 interface GptEncodingModule {
   GptEncoding: {
