@@ -6,7 +6,7 @@
  * please …"). A verb outside every group is its own action, so a tool named
  * `approve_invoice` is still asked for by "approve".
  */
-import { stem } from "../text/words.ts";
+import { stem, STOP_WORDS } from "../text/words.ts";
 
 /** Verbs by the action they ask for; a verb may belong to more than one. */
 const ACTIONS: Record<string, string> = {
@@ -69,9 +69,10 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
  * "which clock tower …", "why is it dark …", "is it too late for a refund",
  * "is it Monday in the schedule", "how late is it open", "how many hours did
  * I log", "how far behind is the build". Each with what must not follow its
- * match, if any.
+ * match, if any, and whether it reads names written all in lower case ("is
+ * sydney ahead of tokyo", {@link namesCapitalised}).
  */
-const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
+const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
       /^\W*(?:what|which)\s+(?:hour|year|month|day(?:\s+of\s+the\s+week)?)\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month)\b/i,
@@ -102,30 +103,37 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp }[] = [
   {
     pattern:
       /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:many\s+(?:hours|hrs)\s+(?:ahead|behind|apart|earlier|later)\s+(?:of\s+(?:me|us)\s+)?(?:(?:is|are)\s+(?:it|they)\s+)?(?:(?:is|are|of|than|from|in)\s+)?|far\s+(?:ahead|behind)\s+(?:is\s+it|are\s+they|is\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?)\s+(?:from|of|than)\s+)\p{Lu}/u,
+    lower: true,
   },
   // The place compared with first: "how far behind New York is LA?", "how far ahead of London is
   // Tokyo?" (not "how far behind schedule is it").
   {
     pattern:
       /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+(?:far|many\s+(?:hours|hrs))\s+(?:ahead|behind)\s+(?:(?:of|from|than)\s+)?\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:is|are)\s+\p{Lu}/u,
+    lower: true,
   },
   // The places first: "how many hours is Tokyo ahead of London", "is Berlin ahead of Lisbon?",
   // "how many hrs ahead is Oslo compared to Lima", "is Oslo ahead or behind Lima?".
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:(?:ahead|behind)\s+)?(?:is|are)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:compared\s+(?:to|with)|vs\.?|versus)|(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:(?:ahead|behind)\s+(?:of|from|than)|(?:ahead|behind)(?:\s+of)?\s+or\s+(?:ahead|behind)(?:\s+(?:of|from|than))?))\s+\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:(?:ahead|behind)\s+)?(?:is|are)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:compared\s+(?:to|with)|vs\.?|versus)|(?:[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:is|are)|[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:(?:ahead|behind)(?:\s+(?:of|from|than))?|(?:ahead|behind)(?:\s+of)?\s+or\s+(?:ahead|behind)(?:\s+(?:of|from|than))?))\s+\p{Lu}/u,
+    lower: true,
   },
   // Both places after "between": "how many hours between Oslo and Lima", "… apart are …".
   {
     pattern:
-      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?[Hh]ow\s+many\s+(?:hours|hrs)\s+(?:apart\s+)?(?:(?:is|are)\s+(?:it|there)\s+)?(?:of\s+difference\s+)?between\s+\p{Lu}/u,
+      /^\W*(?:(?:[Aa]nd|[Ss]o|[Bb]ut)\s+)?(?:[Hh]ow\s+many\s+)?(?:[Hh]ours|[Hh]rs)\s+(?:apart\s+)?(?:(?:is|are)\s+(?:it|there)\s+)?(?:of\s+difference\s+)?between\s+\p{Lu}/u,
+    lower: true,
   },
   // Which of two places is ahead: "which is ahead, Oslo or Lima?", "is it later in Athens or
   // Riga?", "what's the difference in time between Rome and Lagos?".
   {
     pattern:
-      /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?[,:]?\s+\p{Lu}|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?[Tt]he\s+difference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
+      /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?(?:[,:]?\s+\p{Lu}|,\s*$)|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?[Tt]he\s+difference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
+    lower: true,
   },
+  // A place's clock: "Oslo clock?", "Lima clock right now".
+  { pattern: /^\W*\p{Lu}\S*(?:\s+\p{Lu}\S*){0,2}\s+clock\b/u, lower: true },
   // Whether someone is asleep or up: "can I call my mum in Perth now or is she asleep".
   {
     pattern:
@@ -157,13 +165,33 @@ export function namesPerson(words: readonly string[], i: number): boolean {
   return i >= 2 && /^(?:called|named)$/.test(words[i - 1]) && isPersonWord(words[i - 2]);
 }
 
+/**
+ * A part written all in lower case with its other words capitalised, as a
+ * writer who uses capitals would name places: "is sydney ahead of tokyo" as
+ * "is Sydney ahead of Tokyo". Any other part as it is.
+ */
+export function namesCapitalised(part: string): string {
+  if (/\p{Lu}/u.test(part)) return part;
+  return part.replace(
+    /\p{L}+/gu,
+    (word) => NOT_NAMES.has(word) ? word : word[0].toUpperCase() + word.slice(1),
+  );
+}
+const NOT_NAMES = new Set([
+  ...STOP_WORDS,
+  ..."ahead behind hours hrs hour many much how far apart between compared versus vs than later earlier time clock difference right now here today one city place or not"
+    .split(" "),
+]);
+
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */
 export function impliedWords(written: string): string[] {
   // "…, and what hour is it in Lima?"
   const part = written.replace(/^\W*(?:and|so|but|also|or)\s+/i, "");
-  const asks = ASKS_THE_TIME.some(({ pattern, notAfter }) => {
-    const match = pattern.exec(part);
-    return match !== null && !notAfter?.test(part.slice(match.index + match[0].length));
+  const named = namesCapitalised(part);
+  const asks = ASKS_THE_TIME.some(({ pattern, notAfter, lower }) => {
+    const text = lower ? named : part;
+    const match = pattern.exec(text);
+    return match !== null && !notAfter?.test(text.slice(match.index + match[0].length));
   });
   return asks ? ["time"] : [];
 }

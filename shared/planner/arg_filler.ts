@@ -6,10 +6,10 @@
  * in range). Returns undefined when a required arg stays unknown.
  */
 import { memoryStatements } from "../memory/working_memory.ts";
-import { escapeRegExp, tokenize } from "../text/words.ts";
+import { escapeRegExp, STOP_WORDS, tokenize } from "../text/words.ts";
 import { spelledNumbersIn } from "../text/spelled_numbers.ts";
 import { stemEnglish } from "../text/english_stemmer.ts";
-import { isKnownVerb, isPersonWord, namesPerson } from "./action_words.ts";
+import { isKnownVerb, isPersonWord, namesCapitalised, namesPerson } from "./action_words.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -278,15 +278,21 @@ function describedEarlier(
       String.raw`\b(?:a|an|the|your|my)\s+${words.join(" ")}\s+(?:\w+\s+){0,2}?${thing}\b`,
     ),
   );
-  const ids = exactly.size > 0 ? exactly : idsDescribed(
-    new RegExp(
-      String.raw`\b(?:a|an|the|your|my)\s+(?:\w+\s+){0,2}?${
-        words.join(" ")
-      }\s+(?:\w+\s+){0,2}?${thing}\b`,
-    ),
-  );
-  return ids.size === 1 ? [...ids][0] : undefined;
+  const loosely = (said: string) =>
+    idsDescribed(
+      new RegExp(
+        String.raw`\b(?:a|an|the|your|my)\s+(?:\w+\s+){0,2}?${said}\s+(?:\w+\s+){0,2}?${thing}\b`,
+      ),
+    );
+  // "the planning loop" for "a plan loop", "the specification loop" for "a spec loop".
+  const ids = [exactly, loosely(words.join(" ")), loosely(words.map(wordStart).join(" "))]
+    .find((found) => found.size > 0);
+  return ids?.size === 1 ? [...ids][0] : undefined;
 }
+
+/** A word as a pattern for the words it starts with: "plan" for "planning" (four letters at least). */
+const wordStart = (word: string) =>
+  word.length > 4 ? `(?:${word}|${word.slice(0, 4)}\\w{0,2})` : word;
 
 /**
  * The place an ordinal word points at among the ids named so far, in their
@@ -309,17 +315,25 @@ const ORDINAL_PLACE: Record<string, number | "other" | "older" | "newer" | "midd
   previous: -2,
   older: "older",
   newer: "newer",
+  earlier: "older",
+  later: "newer",
+  earliest: 0,
   middle: "middle",
 };
 
-/** The ordinal word of "the first one", "the other loop", "my second spec loop". */
+/**
+ * The ordinal word of "the first one", "the other loop", "my second spec
+ * loop", "the one I started first".
+ */
 function ordinalSaid(message: string, entity: string): string | undefined {
   const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
-  return new RegExp(
-    String.raw`\b(?:the|my|our)\s+(${
-      Object.keys(ORDINAL_PLACE).join("|")
-    })\s+(?:one|(?:\w+\s+){0,2}?${thing})\b`,
-  ).exec(tokenize(message).join(" "))?.[1];
+  const ordinal = Object.keys(ORDINAL_PLACE).join("|");
+  const said = new RegExp(
+    String.raw`\b(?:the|my|our)\s+(${ordinal})\s+(?:one|(?:\w+\s+){0,2}?${thing})\b|` +
+      String
+        .raw`\bthe\s+(?:one|${thing})\s+(?:i|we)\s+(?:started|made|opened|began)\s+(${ordinal})\b`,
+  ).exec(tokenize(message).join(" "));
+  return said?.[1] ?? said?.[2];
 }
 
 /**
@@ -403,6 +417,8 @@ const RECENCY = new Set([
   "older",
   "previous",
   "middle",
+  "earlier",
+  "later",
   "current",
   "same",
   "other",
@@ -580,7 +596,7 @@ const PLACE_ARG = /\b(?:place|city|country|location|time[ _]?zone|region)\b/i;
 /** Words that name where something is asked about: "the time in …", "… at …". */
 const PLACE_PREPOSITION = /^(?:in|at)$/i;
 /** Where a comparison names its places: "is Oslo ahead of Lima?", "… behind Lima", "… than Lima". */
-const COMPARED_PLACE = /^(?:is|of|than|behind|from)$/i;
+const COMPARED_PLACE = /^(?:is|of|than|behind|ahead|later|earlier|from|or|between|and)$/i;
 
 /**
  * A capitalised name (one to three words) after "in" or "at" in the ask (or
@@ -597,16 +613,30 @@ function unknownPlace(
 ): string | undefined {
   if (!acceptsArg || property.type !== "string") return undefined;
   if (!PLACE_ARG.test(`${name} ${property.description ?? ""}`)) return undefined;
-  const words = phraseWords(message);
+  const typed = phraseWords(message);
+  // "is atlantis ahead of lima?", "atlantis time?": a writer in lower case names places so (not
+  // after "in": "is it too dark in here?").
+  const words = phraseWords(namesCapitalised(message));
   const aside = asides(message);
   const comparing = COMPARING.test(message);
   const names = (word: string) =>
     PLACE_PREPOSITION.test(word) || (comparing && COMPARED_PLACE.test(word));
+  const capitalised = (word = "", i = 0) =>
+    /^\p{Lu}/u.test(word) && (!PLACE_PREPOSITION.test(words[i - 1] ?? "") || typed[i] === word);
+  // "Atlantis time?", "Atlantis clock": the name that opens the message.
+  let opening = 0;
+  while (
+    opening < 3 && capitalised(words[opening]) && !STOP_WORDS.has(typed[opening].toLowerCase())
+  ) opening++;
+  if (opening > 0 && /^(?:time|clock)$/i.test(words[opening] ?? "")) {
+    const named = typed.slice(0, opening).join(" ");
+    if (!acceptsArg(name, named)) return named;
+  }
   for (let i = 0; i + 1 < words.length; i++) {
     if (!names(words[i]) || aside[i] !== ASKED) continue;
     let end = i + 1;
-    while (end < words.length && end <= i + 3 && /^\p{Lu}/u.test(words[end])) end++;
-    const named = words.slice(i + 1, end).join(" ");
+    while (end < words.length && end <= i + 3 && capitalised(words[end], end)) end++;
+    const named = typed.slice(i + 1, end).join(" ");
     if (named !== "" && !acceptsArg(name, named)) return named;
   }
   return undefined;
@@ -711,9 +741,9 @@ const LIST_JOINER =
  * Tokyo of London?"), "from", "of", "is", "are" and "ahead of" / "behind"
  * with "of", "than" or "from" join too.
  */
-const COMPARING = /\b(?:ahead|behind|apart|difference|earlier|later)\b/i;
+const COMPARING = /\b(?:ahead|behind|apart|between|difference|earlier|later)\b/i;
 const COMPARED =
-  /^(?:from|of|is|are|(?:ahead|behind) (?:of|than|from)|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
+  /^(?:from|of|is|are|(?:ahead|behind)(?: (?:of|than|from))?|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to

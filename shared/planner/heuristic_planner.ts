@@ -54,6 +54,7 @@ import {
   asks,
   asksRepeat,
   asksStateOfEarlier,
+  asksWhatRuns,
   comparesWithEarlier,
   followsUp,
   type MessageReading,
@@ -407,7 +408,9 @@ function planRead(
   const scored = rescored(message, { tools, verbs, choose, steps });
   if (scored) return scored;
   const chooseWith = (argText?: string) => choose(message, reading, steps, argText);
-  const chosen = chooseWith();
+  // "what do I have running?": the listing of what is active.
+  const runs = asksWhatRuns(message);
+  const chosen = runs ? choose(runs, readMessage(runs, { verbs }), steps) : chooseWith();
   // "My friend lives in Lagos." then "what time is it there?": the place said before.
   const there = chosen.plan.length > 0 && pointsThere(message) &&
     thereBefore(message, chosen.plan, earlier, chooseWith);
@@ -617,8 +620,8 @@ function rescored(
   // "score the spec loop 90 and the plan loop 40": a score for each.
   const each = scoresOfThings(written, { tools, verbs, choose, steps });
   if (each) return each;
-  // "give the build plan 82" names the build plan loop.
-  const message = withTypedThings(written, tools);
+  // "give the build plan 82" names the build plan loop; "spec loop sits at 64" the spec loop.
+  const message = withTypedThings(typeOpened(written, tools), tools);
   const said = scoreSaid(message);
   if (!said) return undefined;
   // "give the plan loop ninety": the thing it names goes with the score.
@@ -647,13 +650,12 @@ function scoresOfThings(
   const typed = typedThings(tools);
   const asks: string[] = [];
   for (const part of parts) {
-    // "plan gets 72": a type said first names the thing of that type.
-    const opens = typed.some(({ words }) =>
-      part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
-    );
-    const text = withTypedThings(opens ? `the ${part}` : part, tools);
-    const named = typed.map(({ thing }) => thingNamed(thing).exec(text)?.[0]).find(Boolean);
-    const rest = named && text.slice(text.indexOf(named) + named.length).replace(SCORE_LEAD, "");
+    const text = withTypedThings(typeOpened(part, tools), tools);
+    // "first one 71, second one 83": things in their places.
+    const phrase = typed.map(({ thing }) => thingNamed(thing).exec(text)?.[0]).find(Boolean) ??
+      IN_ORDER.exec(text)?.[0];
+    const named = phrase && (inOrder(phrase, tools) ?? phrase);
+    const rest = phrase && text.slice(text.indexOf(phrase) + phrase.length).replace(SCORE_LEAD, "");
     const said = named && (scoreSaid(text) ?? scoreSaid(rest ?? ""));
     if (!named || !said) return undefined;
     asks.push(`record a score of ${said.score} for ${named}`);
@@ -662,12 +664,20 @@ function scoresOfThings(
   return plans.every((plan) => plan.length === 1) ? { steps: plans.flat() } : undefined;
 }
 
+/** "plan gets 72" as "the plan gets 72": a type said first names the thing of that type. */
+function typeOpened(part: string, tools: readonly PlannerTool[]): string {
+  const opens = typedThings(tools).some(({ words }) =>
+    part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
+  );
+  return opens ? `the ${part}` : part;
+}
+
 /** What may stand between a thing and its score: "is at", "gets", ":". */
 const SCORE_LEAD = /^(?:\s*(?:is|gets?|should\s+get|deserves|earns|scored|at|to|[:=-]))+\s*/i;
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:the|my|our)\s+(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|previous|middle)\s+(\p{L}+)\b/iu;
+  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle)\s+(\p{L}+)\b|\bthe\s+(one)\s+(?:i|we)\s+(?:started|made|opened|began)\s+(first|second|last|earlier|later)\b/iu;
 
 /**
  * "the other one gets 75": the thing in that place, as "the other loop" when
@@ -678,8 +688,8 @@ function inOrder(message: string, tools: readonly PlannerTool[]): string | undef
   const things = new Set(typedThings(tools).map(({ thing }) => thing));
   if (!said || things.size !== 1) return undefined;
   const [thing] = things;
-  const word = said[2].toLowerCase();
-  return word === "one" || word === thing ? `the ${said[1].toLowerCase()} ${thing}` : undefined;
+  const [place, word] = said[1] ? [said[1], said[2].toLowerCase()] : [said[4], said[3]];
+  return word === "one" || word === thing ? `the ${place.toLowerCase()} ${thing}` : undefined;
 }
 
 /**

@@ -169,7 +169,7 @@ function keptNamed(
 }
 
 /** Words after a thing that only say it is one: "the locker thing", "the sister stuff". */
-const FILLER_AFTER = /\s+(?:thing|stuff|bit|business|info)$/i;
+const FILLER_AFTER = /\s+(?:thing|stuff|bit|business|info|one|fact|note)$/i;
 
 /** Where a message may go on to another ask: a comma, a sentence end, or "and"/"then". */
 const NEXT_PART =

@@ -149,7 +149,7 @@ export function asksStateOfEarlier(written: string): "one" | "several" | undefin
 const STATE_OF_EARLIER = new RegExp(
   String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
     String
-      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|stuck|reached|still running|still active|active)(?:\s+(?:yet|already|now))?` +
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|stuck|reached|running|still active|active)(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
     // "status on both of them?", "progress on each?"
@@ -159,7 +159,7 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|how (?:s|is|does) it (?:going|doing|looking|look|coming along)|should i (?:keep going|continue|stop)` +
     // "where is it at?", "how far along is it?", "how many tries are left on it?"
     String
-      .raw`|where (?:s|is) (?:it|that|that one|this one) (?:at(?: (?:now|right now|currently))?|now|right now)|where does (?:it|that one) stand|how far (?:along )?(?:is it|are we)(?: with it)?` +
+      .raw`|where (?:s|is) (?:it|that|that one|this one) (?:at(?: (?:now|right now|currently))?|now|right now)|where does (?:it|that one) stand|where are we(?: at)?(?: (?:with|on) (?:it|that|that one|this one))?|how far (?:along )?(?:is it|are we)(?: with it)?` +
     String
       .raw`|how many (?:tries|iterations|rounds|attempts|goes) (?:are |do i have |does it have )?left(?: (?:on|for|in) (?:it|that|that one|this one))?` +
     // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
@@ -175,6 +175,28 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|what should (?:i|we) do (?:next|now)|what do (?:i|we) do (?:next|now)|now what|what now` +
     String.raw`)(?:\s+(?:please|pls|thanks|thx))?\s*$`,
+);
+
+/**
+ * "what's running?", "do I have anything in progress?", "any refinement stuff
+ * going on?": a listing of what is active, as "list active …" with the kind
+ * the message names; undefined for any other message ("what's going on?" is
+ * small talk).
+ */
+export function asksWhatRuns(written: string): string | undefined {
+  const said = WHAT_RUNS.exec(tokenize(withoutLeadingPleasantries(written)).join(" "));
+  // Not a word alone: "running" may be the sport.
+  return said && said[0].includes(" ") ? `list active ${said[1] ?? ""}`.trim() : undefined;
+}
+
+const WHAT_RUNS = new RegExp(
+  String
+    .raw`^(?:(?:so|and|ok|okay|hey)\s+)*(?:(?:what s|what is|what are|show me|show|list|is there|are there)\s+)?` +
+    String
+      .raw`(?:(?:what|everything|all|anything)\s+)?(?:(?:do i have|have i got|i have|i ve got|i got)\s+)?` +
+    String.raw`(?:any\s+|anything\s+)?(?:(?:my|the)\s+)?(?:(\w+)\s+(?:stuff|things|ones)\s+)?` +
+    String
+      .raw`(?:running|in progress|on the go|underway|active|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment))?$`,
 );
 
 /** The two answers before compared with each other: "which one is ahead?", "how far apart are they?". */

@@ -27,13 +27,21 @@ export function scoreSaid(written: string): SaidScore | undefined {
   const match = SCORE_SAID.exec(text) ?? (aside ? SCORE_SAID.exec(text.slice(0, comma)) : null);
   if (!match?.groups) return undefined;
   const { asked, number, slashed, outOf } = match.groups;
-  const said = /^\d+$/.test(number) ? Number(number) : spelledNumber(number);
+  const said = /^[\d.]+$/.test(number)
+    ? Number(number)
+    : MARKS[number.split(/\s/)[0].toLowerCase()] ?? spelledNumber(number);
   if (said === undefined) return undefined;
   const scale = slashed ?? outOf;
   const score = scale === undefined ? said : Math.round(said * 100 / scaleOf(scale));
   if (scale !== undefined && said > scaleOf(scale)) return undefined;
-  return score <= 100 ? { score, asked: asked !== undefined } : undefined;
+  // "8.5" with no scale could be of ten or of a hundred: no score.
+  return score <= 100 && Number.isInteger(score)
+    ? { score, asked: asked !== undefined }
+    : undefined;
 }
+
+/** "half marks", "full marks". */
+const MARKS: Record<string, number> = { half: 50, full: 100 };
 
 /** The number a scale is said as: "10", "ten", "a hundred". */
 function scaleOf(scale: string): number {
@@ -52,7 +60,7 @@ const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "co
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
   String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
@@ -61,6 +69,7 @@ const SCORED = alternatives(
   "that",
   "this one",
   "that one",
+  String.raw`the\s+one\s+(?:i|we)\s+(?:started|made|opened|began)\s+\w+`,
   String
     .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision)`,
 );
@@ -75,6 +84,10 @@ const ASKING = alternatives(
   String
     .raw`${WHO}(?:put|set|bump|raise|lower|drop|move|change|update|call|make)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to))?`,
   String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
+  // "put 85 on this one", "give 60 to it": the verb, then the number.
+  String.raw`${WHO}(?:put|give)`,
+  // "this attempt: 58".
+  String.raw`${SCORED}\s*[:=-]`,
   String.raw`${SCORED}\s+(?:deserves|earns|merits|is worth|'s worth|gets)`,
   String.raw`(?:score|rating|grade|mark)\s*(?:[:=-]|is|of)`,
   // "record 55 for it", "log 70": a verb of writing a score down.
@@ -83,7 +96,7 @@ const ASKING = alternatives(
   String
     .raw`(?:my\s+)?(?:score|rating|grade|mark)\s+for\s+(?:this|the|that)\s+(?:round|draft|version|one|iteration|attempt)\s*(?:[:=-]|is)`,
   // "for the spec: 83": the thing, then its score.
-  String.raw`for\s+${SCORED}\s*[:=-]`,
+  String.raw`for\s+${SCORED}\s*[:=,-]`,
   // A correction: "oops, I meant 72", "sorry, it should be 60".
   String.raw`(?:i\s+)?(?:meant|mean)(?:\s+to\s+say|\s+to\s+give\s+${SCORED})?`,
   String.raw`(?:(?:it|that|this|the\s+score)\s+)?should\s+(?:be|have\s+been)`,
@@ -91,7 +104,7 @@ const ASKING = alternatives(
 const PLAIN = alternatives(
   String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
   String
-    .raw`(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*(?:version|draft|one|loop|try|attempt|round)\s+(?:scored|got|gets|is|was|lands|comes\s+in|sits)(?:\s+at)?`,
+    .raw`(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|one|loop|try|attempt|round)\s+(?:scored|got|gets|is|was|lands|comes\s+in|sits)(?:\s+at)?`,
   "scored?",
   "got",
 );
@@ -100,13 +113,14 @@ const QUALIFIER = String
   .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
 
 const SCALE = String
-  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|\s+(?:out\s+of|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
+  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|(?:\s+stars?)?\s+(?:(?:out\s+)?of|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for)\s+(?:that|this)(?:\s+one)?|(?:on|for)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   String.raw`^\W*(?:${HEDGE}\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +
-    String.raw`(?<number>\d{1,3}|${SPELLED_NUMBER})(?:-?ish)?${SCALE}?(?:[\s,]+${ENDING})*[\s.!]*$`,
+    String
+      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?:-?ish)?${SCALE}?(?:[\s,]+${ENDING})*[\s.!]*$`,
   "iu",
 );
