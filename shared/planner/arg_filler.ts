@@ -242,9 +242,13 @@ function namedEarlier(
     isRecord(said) && said.role === "assistant" && typeof said.content === "string"
   ).reverse();
   for (const said of implied ? replies.slice(0, 1) : replies) {
-    const { named, all } = idsIn(said.content, pattern, entity);
-    // The latest reply holding any: one it names is the answer; a listing is not guessed from.
-    if (all > 0) return named.size === 1 && all === 1 ? [...named][0] : undefined;
+    const { named, all, sole } = idsIn(said.content, pattern, entity);
+    // The latest reply holding any: the one it names, or, when it is the latest of all, the one a
+    // listing of the entity holds ("You have 1 refinement loop: - 3f0c9a1e …") if the message
+    // asks of one; else no guess.
+    const listed = said === replies[0] && mentions(said.content, entity) &&
+      !ASKS_OF_SEVERAL.test(message);
+    if (all > 0) return all === 1 && (named.size === 1 || listed) ? sole : undefined;
   }
   return undefined;
 }
@@ -425,6 +429,9 @@ const RECENCY = new Set([
   "first",
 ]);
 
+/** Words that ask of several things: "are all of them done?". */
+const ASKS_OF_SEVERAL = /\b(?:them|they|all|both|each|those)\b/i;
+
 /** Whether the message names the entity at all ("the spec loop", "another loop"). */
 function mentions(message: string, entity: string): boolean {
   const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
@@ -432,10 +439,15 @@ function mentions(message: string, entity: string): boolean {
 }
 
 /**
- * The tokens of `text` matching `pattern`: how many distinct ones, and those
- * right after the entity's name or "id" ("loop 3f0c9a1e", "id 3f0c9a1e").
+ * The tokens of `text` matching `pattern`: how many distinct ones, those
+ * right after the entity's name or "id" ("loop 3f0c9a1e", "id 3f0c9a1e"),
+ * and the one when there is only one.
  */
-function idsIn(text: string, pattern: RegExp, entity: string): { named: Set<string>; all: number } {
+function idsIn(
+  text: string,
+  pattern: RegExp,
+  entity: string,
+): { named: Set<string>; all: number; sole?: string } {
   const tokens = text.split(/\s+/).map((token) => token.replace(/^\W+|\W+$/g, ""));
   const names = new Set(["id", ...tokenize(entity.replace(/[_-]+/g, " "))]);
   const matching = (token: string) =>
@@ -445,7 +457,8 @@ function idsIn(text: string, pattern: RegExp, entity: string): { named: Set<stri
       matching(token) && names.has(tokens[i - 1]?.toLowerCase().replace(/s$/, "") ?? "")
     ),
   );
-  return { named, all: new Set(tokens.filter(matching)).size };
+  const all = new Set(tokens.filter(matching));
+  return { named, all: all.size, sole: all.size === 1 ? [...all][0] : undefined };
 }
 
 /** Whether the message points back at the one just named: "it", or "that/the (latest) <entity>". */

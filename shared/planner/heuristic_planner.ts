@@ -420,11 +420,9 @@ function planRead(
     const compared = comparedWithEarlier(message, earlier, { tools, verbs, choose, steps });
     if (compared.length > plan.length) return { steps: compared };
   }
-  // "status on both of them?": the one read, for each thing the replies named.
-  if (plan.length === 1 && asksStateOfEarlier(message) === "several") {
-    const each = forEachNamed(plan[0], tools, context);
-    if (each.length > 1) return { steps: each.slice(0, MAX_EACH) };
-  }
+  const state = plan.length > 0 &&
+    readsOfState(message, plan, { reading, earlier, tools, verbs, choose, steps, context });
+  if (state) return { steps: state };
   if (plan.length + missing.length === 0) {
     const asked = takenBack ? [...earlier, takenBack] : earlier;
     const later = laterTurn(message, reading, {
@@ -452,6 +450,32 @@ function planRead(
   }
   if (missing.length > 0) return { steps: [], note: missingArgsNote(missing) };
   if (reading.kind === "greeting") return { steps: [], note: greetingNote(message) };
+  return undefined;
+}
+
+/**
+ * The reads a question about the state of what was named asks for: "is that
+ * loop complete?" the read of that one (not the listing beside it), "status
+ * on both of them?" the read for each thing the replies named. Undefined when
+ * the plan stands.
+ */
+function readsOfState(
+  message: string,
+  plan: readonly PlannedAction[],
+  { reading, earlier, ...rechoosing }: Rechoosing & {
+    reading: MessageReading;
+    earlier: readonly string[];
+  },
+): PlannedAction[] | undefined {
+  const { tools, context } = rechoosing;
+  if (asksStateOfEarlier(withTypedThings(message, tools)) === "one") {
+    const one = stateOfEarlier(message, reading, earlier, rechoosing);
+    if (one.length > 0) return one;
+  }
+  if (plan.length === 1 && asksStateOfEarlier(message) === "several") {
+    const each = forEachNamed(plan[0], tools, context);
+    if (each.length > 1) return each.slice(0, MAX_EACH);
+  }
   return undefined;
 }
 

@@ -151,7 +151,7 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|stuck|reached|running|still active|active)(?:\s+(?:yet|already|now))?` +
     String
-      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
+      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target(?: score)?|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
     // "status on both of them?", "progress on each?"
     String
       .raw`|(?:status|progress|state|update|updates)\s+(?:on|of|for)\s+(them|those|both(?: of them)?|each(?: of them)?|all of them)` +
@@ -164,12 +164,15 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|how many (?:tries|iterations|rounds|attempts|goes) (?:are |do i have |does it have )?left(?: (?:on|for|in) (?:it|that|that one|this one))?` +
     // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
     String
-      .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing|looking)` +
+      .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing|looking|holding up)` +
+    // "the coding loop, how's it going?"
+    String
+      .raw`|(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:how s|how is) it (?:going|doing|looking|coming along)` +
     String
       .raw`|any\s+(?:progress|news|update|updates)\s+(?:on|with)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
     String.raw`|where\s+are\s+we\s+(?:with|on)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
     String
-      .raw`|(?:is|has)\s+(?:the|my|our)\s+(?:\w+\s+){0,3}(?:loop|one)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stuck)(?:\s+(?:yet|already|now))?` +
+      .raw`|(?:is|has)\s+(?:the|my|our|that|this)\s+(?:\w+\s+){0,3}(?:loop|one)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stuck|wrapped up)(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:what|which) (?:type|kind) (?:of loop )?(?:is|was) (it|that|this|that one|this one)` +
     String

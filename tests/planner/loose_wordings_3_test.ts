@@ -82,6 +82,21 @@ Deno.test("loops named by a form of their type, by when they were started, or by
       for (const question of ["anything in progress right now?", "what have I got running"]) {
         assert.deepEqual(steps(await say(question)), [["list_active_loops", {}]], question);
       }
+      // The state of one loop, asked of it: its read, not the listing beside it.
+      for (
+        const question of [
+          "has this loop wrapped up?",
+          "what's the target score for it?",
+          "is our loop over yet?",
+          "my build plan one, how is it looking",
+        ]
+      ) {
+        assert.deepEqual(
+          steps(await say(question)),
+          [["get_loop_status", { loop_id: id }]],
+          question,
+        );
+      }
       const fresh = newChat("small-talk");
       assert.deepEqual(steps(await fresh("what's going on?")), []);
       assert.deepEqual(steps(await fresh("running")), []);
