@@ -75,7 +75,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
-      /^\W*(?:what|which)\s+(?:hour|year|month|day(?:\s+of\s+the\s+week)?)\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month)\b/i,
+      /^\W*(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month)\b/i,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {
@@ -94,7 +94,7 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   {
     pattern: new RegExp(
       String
-        .raw`^\W*(?:(?:and|so|but)\s+)?how\s+(?:(?:late|early)|much\s+(?:later|earlier))\s+is\s+it${TIME_ASKED_END}`,
+        .raw`^\W*(?:(?:and|so|but)\s+)?how\s+(?:(?:late|early)|much\s+(?:later|earlier))(?:\s+is\s+it)?${TIME_ASKED_END}`,
       "i",
     ),
   },
@@ -132,8 +132,13 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
       /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?(?:[,:]?\s+\p{Lu}|,\s*$)|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?[Tt]he\s+difference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
     lower: true,
   },
-  // A place's clock: "Oslo clock?", "Lima clock right now".
-  { pattern: /^\W*\p{Lu}\S*(?:\s+\p{Lu}\S*){0,2}\s+clock\b/u, lower: true },
+  // A place's clock or hour: "Oslo clock?", "Lima hour right now", "clock in Perth?" (not "rush
+  // hour", "happy hour").
+  {
+    pattern:
+      /^\W*(?:(?!(?:[Hh]appy|[Rr]ush|[Ll]unch|[Pp]eak|[Gg]olden|[Oo]ffice|[Zz]ero|[Ww]itching|[Dd]inner|[Mm]agic|[Ff]inal|[Ee]leventh|[Cc]ocktail|[Vv]isiting|[Oo]pening|[Cc]losing|[Pp]ower|[Pp]rime|[Ss]tudy|[Qq]uiet)\s)\p{Lu}\S*(?:\s+\p{Lu}\S*){0,2}\s+(?:clock|hour)\b|(?:[Tt]he\s+)?[Cc]lock\s+(?:in|at)\s+\p{Lu})/u,
+    lower: true,
+  },
   // Whether someone is asleep or up: "can I call my mum in Perth now or is she asleep".
   {
     pattern:

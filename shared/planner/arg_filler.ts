@@ -636,12 +636,12 @@ function unknownPlace(
     PLACE_PREPOSITION.test(word) || (comparing && COMPARED_PLACE.test(word));
   const capitalised = (word = "", i = 0) =>
     /^\p{Lu}/u.test(word) && (!PLACE_PREPOSITION.test(words[i - 1] ?? "") || typed[i] === word);
-  // "Atlantis time?", "Atlantis clock": the name that opens the message.
+  // "Atlantis time?", "Atlantis clock", "Atlantis hour": the name that opens the message.
   let opening = 0;
   while (
     opening < 3 && capitalised(words[opening]) && !STOP_WORDS.has(typed[opening].toLowerCase())
   ) opening++;
-  if (opening > 0 && /^(?:time|clock)$/i.test(words[opening] ?? "")) {
+  if (opening > 0 && /^(?:time|clock|hour)$/i.test(words[opening] ?? "")) {
     const named = typed.slice(0, opening).join(" ");
     if (!acceptsArg(name, named)) return named;
   }

@@ -690,10 +690,23 @@ function scoresOfThings(
 
 /** "plan gets 72" as "the plan gets 72": a type said first names the thing of that type. */
 function typeOpened(part: string, tools: readonly PlannerTool[]): string {
-  const opens = typedThings(tools).some(({ words }) =>
+  const typed = typedThings(tools);
+  const opens = typed.some(({ words }) =>
     part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
   );
-  return opens ? `the ${part}` : part;
+  if (opens || typed.length === 0) return opens ? `the ${part}` : part;
+  // "give spec loop 58": "the spec loop" (the longest type first: "build plan loop").
+  const said = new RegExp(
+    String.raw`\b(?:${
+      typed.map(({ words, thing }) => escapeRegExp(`${words} ${thing}`)).join("|")
+    })\b`,
+    "gi",
+  );
+  return part.replace(
+    said,
+    (phrase, at: number) =>
+      DETERMINERS.has(tokenize(part.slice(0, at)).at(-1) ?? "") ? phrase : `the ${phrase}`,
+  );
 }
 
 /** What may stand between a thing and its score: "is at", "gets", ":". */
@@ -701,7 +714,7 @@ const SCORE_LEAD = /^(?:\s*(?:is|gets?|should\s+get|deserves|earns|scored|at|to|
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle)\s+(\p{L}+)\b|\bthe\s+(one)\s+(?:i|we)\s+(?:started|made|opened|began)\s+(first|second|last|earlier|later)\b/iu;
+  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle)\s+(\p{L}+)\b|\bthe\s+(one)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later))\b/iu;
 
 /**
  * "the other one gets 75": the thing in that place, as "the other loop" when
@@ -712,7 +725,8 @@ function inOrder(message: string, tools: readonly PlannerTool[]): string | undef
   const things = new Set(typedThings(tools).map(({ thing }) => thing));
   if (!said || things.size !== 1) return undefined;
   const [thing] = things;
-  const [place, word] = said[1] ? [said[1], said[2].toLowerCase()] : [said[4], said[3]];
+  // "the one I just started" is the last.
+  const [place, word] = said[1] ? [said[1], said[2].toLowerCase()] : [said[5] ?? "last", said[3]];
   return word === "one" || word === thing ? `the ${place.toLowerCase()} ${thing}` : undefined;
 }
 

@@ -67,7 +67,7 @@ const REMEMBER_BEFORE = new RegExp(
 const POINTER = String.raw`(?:that|this|it)`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(
@@ -86,12 +86,13 @@ const SESSION_END = String
   .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like) (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:deleted|erased|gone|cleared|wiped)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
 const FORGET_POINTER = new RegExp(
-  String.raw`^\s*${OPENING}forget (?:that|this)(?:[\s,]+please)?[\s.!]*$`,
+  String
+    .raw`^\s*(?:(?:no|nah|nope|scratch that|on second thought)[\s,]+)*${OPENING}(?:forget (?:that|this)|(?:don'?t|do not|no need to)\s+(?:keep|remember|save|store)\s+(?:that|this|it))(?:[\s,]+please)?[\s.!]*$`,
   "i",
 );
 const NEVER_MIND = /^\s*(?:forget (?:about )?it|never ?mind)\b/i;

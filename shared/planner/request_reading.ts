@@ -156,12 +156,15 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|(?:status|progress|state|update|updates)\s+(?:on|of|for)\s+(them|those|both(?: of them)?|each(?: of them)?|all of them)` +
     String
-      .raw`|how (?:s|is|does) it (?:going|doing|looking|look|coming along)|should i (?:keep going|continue|stop)` +
+      .raw`|how(?: s| is| does|s) it (?:going|doing|looking|look|coming along)|(?:should|can) (?:i|we) (?:keep going|continue|stop)(?: now)?` +
+    // "is it good enough to stop?", "are we done with it?", "what score does it need?"
+    String
+      .raw`|(?:is it|is that|are we) good enough(?: to stop)?|(?:are we|am i) (?:done|finished|through) with (?:it|that|this)|what score (?:do i|does it) need(?: (?:for it|to pass))?` +
     // "where is it at?", "how far along is it?", "how many tries are left on it?"
     String
       .raw`|where (?:s|is) (?:it|that|that one|this one) (?:at(?: (?:now|right now|currently))?|now|right now)|where does (?:it|that one) stand|where are we(?: at)?(?: (?:with|on) (?:it|that|that one|this one))?|how far (?:along )?(?:is it|are we)(?: with it)?` +
     String
-      .raw`|how many (?:tries|iterations|rounds|attempts|goes) (?:are |do i have |does it have )?left(?: (?:on|for|in) (?:it|that|that one|this one))?` +
+      .raw`|how many (?:tries|iterations|rounds|attempts|goes)(?: (?:are|do i|does it)(?: still)?(?: have)?)?(?: left| remaining)?(?: (?:on|for|in) (?:it|that|that one|this one))?` +
     // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
     String
       .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing|looking|holding up)` +

@@ -60,7 +60,7 @@ const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "co
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:close to|nearly|almost)\s+perfect|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
   String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
@@ -69,7 +69,7 @@ const SCORED = alternatives(
   "that",
   "this one",
   "that one",
-  String.raw`the\s+one\s+(?:i|we)\s+(?:started|made|opened|began)\s+\w+`,
+  String.raw`the\s+one\s+(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began)(?:\s+\w+)?`,
   String
     .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision)`,
 );
@@ -85,11 +85,13 @@ const ASKING = alternatives(
     .raw`${WHO}(?:put|set|bump|raise|lower|drop|move|change|update|call|make)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to))?`,
   String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
   // "put 85 on this one", "give 60 to it": the verb, then the number.
-  String.raw`${WHO}(?:put|give)`,
+  String.raw`${WHO}(?:put(?:\s+down)?|give|write\s+down)`,
   // "this attempt: 58".
   String.raw`${SCORED}\s*[:=-]`,
-  String.raw`${SCORED}\s+(?:deserves|earns|merits|is worth|'s worth|gets)`,
-  String.raw`(?:score|rating|grade|mark)\s*(?:[:=-]|is|of)`,
+  String.raw`${SCORED}(?:\s+(?:deserves?|earns?|merits|is worth|gets)|'s\s+worth)`,
+  String.raw`(?:score|rating|grade|mark)(?:\s*[:=-]|\s+is|\s+of|(?=\s+\d))`,
+  // "the right number is 29": a correction.
+  String.raw`the\s+(?:right|real|correct|actual)\s+(?:number|score)\s*(?:[:=-]|is)`,
   // "record 55 for it", "log 70": a verb of writing a score down.
   String.raw`${WHO}(?:record|log)`,
   // "my score for this round: 64".
@@ -97,6 +99,8 @@ const ASKING = alternatives(
     .raw`(?:my\s+)?(?:score|rating|grade|mark)\s+for\s+(?:this|the|that)\s+(?:round|draft|version|one|iteration|attempt)\s*(?:[:=-]|is)`,
   // "for the spec: 83": the thing, then its score.
   String.raw`for\s+${SCORED}\s*[:=,-]`,
+  // "for the spec I'd give 77".
+  String.raw`for\s+${SCORED}\s+${WHO}(?:give|rate|score|mark|say)`,
   // A correction: "oops, I meant 72", "sorry, it should be 60".
   String.raw`(?:i\s+)?(?:meant|mean)(?:\s+to\s+say|\s+to\s+give\s+${SCORED})?`,
   String.raw`(?:(?:it|that|this|the\s+score)\s+)?should\s+(?:be|have\s+been)`,
@@ -113,14 +117,16 @@ const QUALIFIER = String
   .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
 
 const SCALE = String
-  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|(?:\s+stars?)?\s+(?:(?:out\s+)?of|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
+  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|at\s+(?:best|most)|not\s+bad|flawless|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
-  String.raw`^\W*(?:${HEDGE}\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +
+  // "that plan loop, I'm giving it 70": the thing first, as an aside.
+  String
+    .raw`^\W*(?:(?:${HEDGE}|${SCORED}\s*,)\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +
     String
-      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?:-?ish)?${SCALE}?(?:[\s,]+${ENDING})*[\s.!]*$`,
+      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?:-?ish)?${SCALE}?(?:[\s,!]+${ENDING})*[\s.!]*$`,
   "iu",
 );

@@ -42,6 +42,7 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   abt: "about",
   rn: "right now",
   b4: "before",
+  n: "and",
 };
 
 /** Frequent misspellings of the words requests turn on. */

@@ -230,7 +230,7 @@ const ABOUT_ME = String.raw`(?:\s+(?:so far|already|yet))?(?:${ON_ME})?`;
  * you learn about me"; not "what can you store?", "what did you learn?").
  */
 const KEPT = String
-  .raw`(?:(?:know|remember|remembered|recall|recalled|kept|saved|stored|noted|memori[sz]ed|have (?:saved|stored|kept|noted|remembered|on file)|got (?:saved|stored|on file))${ABOUT_ME}|(?:keep|save|store|note|learn|learned|learnt|memori[sz]e)(?:\s+(?:so far|already|yet))?${ON_ME})`;
+  .raw`(?:(?:know|remember|remembered|recall|recalled|kept|saved|stored|noted|memori[sz]ed|(?:written|jotted|noted|put) down|have (?:saved|stored|kept|noted|remembered|on file)|got (?:saved|stored|on file))${ABOUT_ME}|(?:keep|save|store|note|learn|learned|learnt|memori[sz]e)(?:\s+(?:so far|already|yet))?${ON_ME})`;
 const ASKS_MEMORY = [
   // "what do you know about me", "everything you remember", "what exactly have you saved"
   String
@@ -247,8 +247,10 @@ const ASKS_MEMORY = [
   String
     .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) (?:your|my) memory(?: bank)?${ABOUT_ME}`,
   String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
-  // "show me your notes about me" (not "my notes": a notes tool's)
-  String.raw`your notes${ABOUT_ME}`,
+  // "show me your notes about me" (not "my notes": a notes tool's), "what's in your file on me",
+  // "the notes you have on me"
+  String.raw`(?:(?:what s|what is|whats|what) in )?your (?:notes|file)${ABOUT_ME}`,
+  String.raw`(?:the )?notes you(?: ve| have)? (?:have|kept|took|taken|made|got)${ON_ME}`,
   // "which facts about me did you save"
   String
     .raw`(?:what|which) (?:facts|things|info|information|details|notes)${ON_ME} (?:do|did|have) you (?:${KEPT}|have|got|save|store|keep|note|remember)`,

@@ -1,0 +1,145 @@
+/**
+ * Wordings of classes a held-out probe found (probe 13), tested in wordings
+ * of our own: scores with a remark ("at most", "not bad"), "outta", a
+ * correction by "the right number"; a loop named with its type and no
+ * article, or as an aside first; a loop's state asked without "status";
+ * deleting the chat by "make it go away" or "all traces"; the hour and the
+ * clock of a place; the memory's notes asked for; a fact taken back with
+ * "don't keep it", which is never kept as a fact.
+ */
+import assert from "node:assert/strict";
+import { type Data, offlineChats, steps, time } from "../support/offline_chats.ts";
+import { scoreSaid } from "../../shared/planner/score_said.ts";
+
+const loopIdOf = (data: Data) => /loop with id ([0-9a-f]{8})/.exec(data.summaryMessage!)![1];
+const score = (id: string, value: number) => [
+  "decide_loop_next_action",
+  { loop_id: id, current_score: value },
+];
+
+Deno.test("scores with a remark, 'outta', a bare 'rating', and corrections by the right number", () => {
+  const cases: [string, number][] = [
+    ["ugh, 38 at most", 38],
+    ["9 outta 10 for me", 90],
+    ["rating 4/5", 80],
+    ["60!! not bad", 60],
+    ["close to perfect, call it 96", 96],
+    ["I think it deserve 71 point", 71],
+    ["put down 88", 88],
+    ["argh typo, the right number is 29", 29],
+  ];
+  for (const [message, value] of cases) assert.equal(scoreSaid(message)?.score, value, message);
+  for (const message of ["score 5 items", "mark 3 emails read", "the real number is 12 apples"]) {
+    assert.equal(scoreSaid(message), undefined, message);
+  }
+});
+
+Deno.test("loops named without an article, as an aside, or as the one just started", async (t) => {
+  const { loop, newChat } = await offlineChats();
+  try {
+    await t.step("'give spec loop 58', 'that plan loop, I'm giving it 70'", async () => {
+      const say = newChat("no-article");
+      const spec = loopIdOf(await say("start a spec loop"));
+      const plan = loopIdOf(await say("start a plan loop"));
+      assert.deepEqual(steps(await say("that plan loop, I'm giving it 70")), [score(plan, 70)]);
+      assert.deepEqual(steps(await say("give spec loop 58")), [score(spec, 58)]);
+      assert.deepEqual(steps(await say("the spec's worth 64 tbh")), [score(spec, 64)]);
+      assert.deepEqual(steps(await say("the one I just started: 55")), [score(plan, 55)]);
+    });
+
+    await t.step("a type of two words without an article", async () => {
+      const say = newChat("two-words");
+      const build = loopIdOf(await say("start a build plan loop"));
+      await say("start a plan loop");
+      assert.deepEqual(steps(await say("give build plan loop 51")), [score(build, 51)]);
+      assert.deepEqual(steps(await say("for the build plan I'd give 62")), [score(build, 62)]);
+    });
+
+    await t.step("a loop's state asked without 'status'", async () => {
+      const say = newChat("state-words");
+      const id = loopIdOf(await say("start a spec loop"));
+      for (
+        const question of [
+          "hows it going",
+          "is it good enough to stop?",
+          "are we done with it?",
+          "how many rounds do I still have",
+          "what score do I need for it?",
+          "can I stop now?",
+        ]
+      ) {
+        assert.deepEqual(
+          steps(await say(question)),
+          [["get_loop_status", { loop_id: id }]],
+          question,
+        );
+      }
+    });
+  } finally {
+    await loop.close();
+  }
+});
+
+Deno.test("the chat deleted in more words, places by their hour or clock, the notes kept", async (t) => {
+  const { loop, newChat } = await offlineChats();
+  try {
+    await t.step("deleting the chat", async () => {
+      for (
+        const message of [
+          "make this chat go away",
+          "remove all traces of our chat",
+          "I'd like for this conversation to be erased completely",
+        ]
+      ) {
+        assert.deepEqual(steps(await newChat("wipe")(message)), [["forget_session", {}]], message);
+      }
+      // Said of something else, or of another's chat: nothing is deleted.
+      const say = newChat("not-wipe");
+      assert.deepEqual(steps(await say("my friend made the chat disappear lol")), []);
+      assert.deepEqual(steps(await say("I want the chat to be saved")), []);
+    });
+
+    await t.step("the hour and the clock of a place", async () => {
+      const say = newChat("hour");
+      assert.deepEqual(steps(await say("what o'clock is it in peru")), [time("peru")]);
+      assert.deepEqual(steps(await say("hanoi hour?")), [time("hanoi")]);
+      assert.deepEqual(steps(await say("how late in Oslo at the moment")), [time("Oslo")]);
+      assert.deepEqual(steps(await say("time in toronto n vancouver")), [
+        time("toronto"),
+        time("vancouver"),
+      ]);
+      for (const message of ["happy hour?", "the clock in the kitchen is broken"]) {
+        assert.deepEqual(steps(await say(message)), [], message);
+      }
+      const narnia = await say("clock in Narnia?");
+      assert.match(narnia.summaryMessage!, /I don't know "Narnia" as the time zone/);
+    });
+
+    await t.step("the memory's notes asked for, and a fact taken back", async () => {
+      const say = newChat("notes");
+      await say("remember my gym is on Rua Augusta");
+      for (
+        const question of [
+          "show me the notes you have on me",
+          "what have you written down about me",
+          "what's in your file on me",
+        ]
+      ) {
+        const reply = await say(question);
+        assert.deepEqual(steps(reply), [], question);
+        assert.match(reply.summaryMessage!, /You asked me to remember: "my gym is on Rua Augusta"/);
+      }
+      await say("remember my desk is 4B");
+      // Taken back: forgotten, never kept as the fact "actually don't".
+      assert.deepEqual(steps(await say("actually don't remember that")), [
+        ["forget", { what: "my desk is 4B" }],
+      ]);
+      await say("remember my badge is 7731");
+      assert.deepEqual(steps(await say("nope, don't keep it")), [
+        ["forget", { what: "my badge is 7731" }],
+      ]);
+    });
+  } finally {
+    await loop.close();
+  }
+});
