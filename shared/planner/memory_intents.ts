@@ -57,7 +57,7 @@ const NOTE_DOWN = String
 const KEEP_NEW = String
   .raw`(?:(?:write|jot|note|put) down that|${NOTE_DOWN}|(?:save|store|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|(?:jot|log|record) (?:this|that|it)(?: down)?\s*:|(?:log|record) that${ABOUT_WRITER}|add (?:this|that) to (?:your )?memory\s*:)`;
 /** After a fact, "save that" and "store this" ask to keep it too; before one they may be about a file. */
-const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store)`;
+const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store|(?:don'?t|do not|never) lose|hold on to)`;
 
 const REMEMBER_BEFORE = new RegExp(
   String
@@ -67,7 +67,7 @@ const REMEMBER_BEFORE = new RegExp(
 const POINTER = String.raw`(?:that|this|it)`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(

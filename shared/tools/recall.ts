@@ -168,10 +168,10 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   // Words of one stem are one word here: "where did I park?" is answered by "I parked in lot C".
   const wanted = new Set(
     wantedWords(message, owned).filter((word) => !toMemory || !ASKING_MEMORY.has(word))
-      .map(stemEnglish),
+      .map(sameWord),
   );
   if (wanted.size === 0 || !asksQuestion(message) || aboutTheAssistant(message)) return [];
-  const head = owned === undefined ? undefined : stemEnglish(owned);
+  const head = owned === undefined ? undefined : sameWord(owned);
   // "what's my locker number?" is answered by a fact of the locker holding a number ("my locker is 212").
   const numbered = owned !== undefined && NUMBER_WORDS.has(owned)
     ? ownedPhrase(message).at(-2)
@@ -185,7 +185,7 @@ export function recallMemory(message: string, context: Record<string, unknown>):
   const theirs = othersOwn(message);
   const scored = memoryStatements(context.workingMemory).flatMap((text, order) => {
     if (theirs(text)) return [];
-    const words = new Set(contentWords(text).map(stemEnglish));
+    const words = new Set(contentWords(text).map(sameWord));
     // "what's my favourite food?" is not "my favourite colour is green".
     if (!holdsHead(words, text)) return [];
     const shared = [...wanted].filter((word) => words.has(word)).length;
@@ -198,6 +198,31 @@ export function recallMemory(message: string, context: Record<string, unknown>):
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_RECALLED).map(({ text }) => text);
 }
+
+/**
+ * A word's stem, one stem for the everyday words of one meaning: "mom" and
+ * "mum" are "mother", "sis" is "sister", "called" is "named" ("what's my
+ * cat called?" for "my cat is named Biscuit").
+ */
+function sameWord(word: string): string {
+  const stemmed = stemEnglish(word);
+  return SAME_WORDS.get(stemmed) ?? stemmed;
+}
+const SAME_WORDS = new Map(
+  [
+    "mother mom mum mommy mummy mama",
+    "father dad daddy papa",
+    "sister sis",
+    "brother bro",
+    "grandmother grandma granny gran nana nan",
+    "grandfather grandpa granddad grandad",
+    "husband hubby",
+    "named called",
+  ].flatMap((line) => {
+    const [word, ...others] = line.split(" ").map(stemEnglish);
+    return others.map((other) => [other, word] as const);
+  }),
+);
 
 /**
  * Whether the question is about the assistant or the thing at hand, not the

@@ -5,7 +5,8 @@
  * article, or as an aside first; a loop's state asked without "status";
  * deleting the chat by "make it go away" or "all traces"; the hour and the
  * clock of a place; the memory's notes asked for; a fact taken back with
- * "don't keep it", which is never kept as a fact.
+ * "don't keep it", which is never kept as a fact; a fact found by an everyday
+ * word of the same meaning ("mom", "sis", "called").
  */
 import assert from "node:assert/strict";
 import { type Data, offlineChats, steps, time } from "../support/offline_chats.ts";
@@ -139,6 +140,30 @@ Deno.test("the chat deleted in more words, places by their hour or clock, the no
         ["forget", { what: "my badge is 7731" }],
       ]);
     });
+
+    await t.step(
+      "everyday words of one meaning find the fact; what is no fact is not kept",
+      async () => {
+        const say = newChat("same-words");
+        await say("remember my cat is named Biscuit");
+        await say("my dad's birthday is June 2, don't lose that");
+        await say("remember my sis moved to Gdansk");
+        const asked: [string, RegExp][] = [
+          ["what's my cat called?", /"my cat is named Biscuit"/],
+          ["when is my father's birthday?", /"my dad's birthday is June 2"/],
+          ["where did my sister move", /"my sis moved to Gdansk"/],
+        ];
+        for (const [question, fact] of asked) {
+          assert.match((await say(question)).summaryMessage!, fact, question);
+        }
+        // A subject or a modal before "remember that" is no fact.
+        for (
+          const remark of ["I never forget that", "you should remember this", "we never lose it"]
+        ) {
+          assert.deepEqual(steps(await newChat("no-fact")(remark)), [], remark);
+        }
+      },
+    );
   } finally {
     await loop.close();
   }
