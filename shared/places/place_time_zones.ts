@@ -6,7 +6,7 @@
  * place with more than one zone (a country spanning several, a name several
  * cities share) comes back with each of them, so the answer can say so.
  */
-import { PLACE_TABLE } from "./place_table.ts";
+import { PLACE_TABLE } from "./place_table.js";
 
 /** One of a place's time zones, and which part of the place it serves. */
 export interface PlaceZone {

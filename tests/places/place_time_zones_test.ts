@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import tools from "../../functions/mcp-loop/tools.ts";
-import { PLACE_TABLE } from "../../shared/places/place_table.ts";
+import { PLACE_TABLE } from "../../shared/places/place_table.js";
 import {
   hoursBetween,
   parseTable,
