@@ -45,6 +45,7 @@ import {
   type MissingArgs,
   missingArgsNote,
   ONLY_NOW_NOTE,
+  REMARK_NOTE,
   statementNote,
   toolsAboutNote,
   UNKNOWN_ABOUT_YOU_NOTE,
@@ -695,12 +696,14 @@ function typeOpened(part: string, tools: readonly PlannerTool[]): string {
     part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
   );
   if (opens || typed.length === 0) return opens ? `the ${part}` : part;
-  // "give spec loop 58": "the spec loop" (the longest type first: "build plan loop").
+  // "give spec loop 58", "code loop: 88", "specification loop = 92": "the spec loop", words of
+  // a type (or a longer form of one) with the thing, and no determiner before them.
+  const alternation = (values: string[]) => [...new Set(values)].map(escapeRegExp).join("|");
   const said = new RegExp(
-    String.raw`\b(?:${
-      typed.map(({ words, thing }) => escapeRegExp(`${words} ${thing}`)).join("|")
-    })\b`,
-    "gi",
+    String.raw`\b(?:(?:${
+      alternation(typed.flatMap(({ words }) => words.split(" ")))
+    })\p{L}*\s+){1,2}(?:${alternation(typed.map(({ thing }) => thing))})\b`,
+    "giu",
   );
   return part.replace(
     said,
@@ -965,6 +968,15 @@ function nothingPlannedNote(
   if (tookBack && saysNothingMore) return LET_GO_NOTE;
   if (asksAboutWriter(message) && tools.some((tool) => tool.name === "remember")) {
     return UNKNOWN_ABOUT_YOU_NOTE;
+  }
+  // "this chat is fun": a remark about something, which asks for nothing.
+  if (
+    reading.kind === "fragment" &&
+    /^\S+(?: \S+)* (?:is|are|was|were)\b(?! (?:it|that|this|there|they|he|she|we|you)\b)/.test(
+      tokenize(message).join(" "),
+    )
+  ) {
+    return REMARK_NOTE;
   }
   if (reading.kind !== "statement") return unservedNote(tools);
   // "hi, I'm Sam"

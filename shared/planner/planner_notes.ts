@@ -22,7 +22,7 @@ const CAPABILITY_QUESTIONS = [
   /^(?:can|could) you help(?: me)?$/,
   // "can you do anything besides telling the time?"
   /\b(?:can|could) you do (?:anything|something|more|other things)(?: else)? (?:besides|other than|apart from|except|than)\b/,
-  /\bwhat (?:else )?(?:can|could) (?:you|u|i) (?:do|ask|help|use)\b/,
+  /\bwhat (?:else )?(?:can|could) (?:you|u|i|it|(?:this|the) (?:bot|app|assistant|thing)) (?:do|ask|help|use)\b/,
   /\bwhat (?:do|are) you (?:do|able|capable|good|for|offer)\b/,
   /\bhow (?:can|could|do|would) you help\b/,
   /\bwhat (?:s|is|are) (?:possible|available)\b/,
@@ -159,7 +159,7 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
 /** Words that acknowledge what was said ("ok, great"). */
 const ACKNOWLEDGING = new Set(
   ("ok okay great cool perfect awesome excellent brilliant alright nice lovely " +
-    "so very much sweet work job good yay then").split(" "),
+    "so very much sweet work job good yay then lol haha hehe lmao").split(" "),
 );
 
 /** The note for a question about the writer that neither memory nor earlier messages answer. */
@@ -192,9 +192,10 @@ export function greetingNote(message: string): string {
   if (/\bno (?:thanks|thank you)\b/.test(said)) return LET_GO_NOTE;
   const words = new Set(said.split(" "));
   if (
-    ["thanks", "thank", "cheers", "helpful", "appreciated", "appreciate"].some((word) =>
-      words.has(word)
-    )
+    ["thanks", "thank", "cheers", "helpful", "appreciated", "appreciate", "ta", "star", "legend"]
+      .some((
+        word,
+      ) => words.has(word))
   ) {
     return "You're welcome.";
   }
@@ -208,6 +209,10 @@ export function greetingNote(message: string): string {
   }
   return 'Hello! I choose tools by the words of your message: ask "what can you do?" to see them.';
 }
+
+/** The note for a remark about something, which asks for nothing. */
+export const REMARK_NOTE =
+  'I did not act on that: none of my tools serves it. Ask "what can you do?" to see them.';
 
 /** The note for a statement about the writer that asks for nothing. */
 export function statementNote(tools: readonly PlannerTool[]): string {

@@ -299,12 +299,12 @@ const GREETING = new Set(
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
     "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
     "no worries sweet nice work job then yay nah nope anyway appreciated appreciate it really bunch " +
-    "ton heaps")
+    "ton heaps lol haha hehe lmao ta star legend re im off to bed right")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps lol haha hehe lmao re im off to bed right"
     .split(" "),
 );
 

@@ -84,8 +84,9 @@ export function spelledOut(text: string): string {
 }
 
 function spelling(word: string): string | undefined {
-  const lower = word.toLowerCase();
-  return SHORTHAND[lower] ?? TYPOS[lower];
+  // "heyyy", "sooo": a letter drawn out is the word.
+  const lower = word.toLowerCase().replace(/(\p{L})\1{2,}$/u, "$1");
+  return SHORTHAND[lower] ?? TYPOS[lower] ?? (lower.length < word.length ? lower : undefined);
 }
 
 /**

@@ -56,6 +56,21 @@ Deno.test("loops named without an article, as an aside, or as the one just start
       assert.deepEqual(steps(await say("for the build plan I'd give 62")), [score(build, 62)]);
     });
 
+    await t.step(
+      "a loop named by part of its type, or a longer form of it, without an article",
+      async () => {
+        const say = newChat("part-type");
+        const code = loopIdOf(await say("start a build code loop"));
+        const spec = loopIdOf(await say("start a spec loop"));
+        assert.deepEqual(steps(await say("code loop: 91 please")), [score(code, 91)]);
+        assert.deepEqual(steps(await say("specification loop = 67")), [score(spec, 67)]);
+        assert.deepEqual(steps(await say("spec loop 70 and code loop 45")), [
+          score(spec, 70),
+          score(code, 45),
+        ]);
+      },
+    );
+
     await t.step("a loop's state asked without 'status'", async () => {
       const say = newChat("state-words");
       const id = loopIdOf(await say("start a spec loop"));
@@ -76,6 +91,35 @@ Deno.test("loops named without an article, as an aside, or as the one just start
         );
       }
     });
+  } finally {
+    await loop.close();
+  }
+});
+
+Deno.test("remarks, thanks and laughs get a short reply; what the app can do is listed", async () => {
+  const { loop, newChat } = await offlineChats();
+  try {
+    const say = newChat("remarks");
+    const replies: [string, RegExp][] = [
+      [
+        "the weather is lovely today",
+        /^I did not act on that: none of my tools serves it\. Ask "what/,
+      ],
+      [
+        "this app was kind of slow",
+        /^I did not act on that: none of my tools serves it\. Ask "what/,
+      ],
+      ["you're a legend, ta", /^You're welcome\.$/],
+      ["haha ok", /^Glad to help\./],
+      ["heyyy", /^Hello!/],
+      ["right, off to bed, good night", /^Goodbye!$/],
+      ["what can this app do apart from time zones", /^I choose among my tools/],
+    ];
+    for (const [message, reply] of replies) {
+      const data = await say(message);
+      assert.deepEqual(steps(data), [], message);
+      assert.match(data.summaryMessage!, reply, message);
+    }
   } finally {
     await loop.close();
   }
