@@ -8,10 +8,8 @@
  * a fact whose words after "I'm" are its value ("I'm O negative").
  */
 import assert from "node:assert/strict";
-import { type Data, offlineChats, steps } from "../support/offline_chats.ts";
+import { loopIdOf, offlineChats, score, steps } from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
-
-const loopIdOf = (data: Data) => /loop with id ([0-9a-f]{8})/.exec(data.summaryMessage!)![1];
 
 Deno.test("corrections and scales of five are scores; other numbers are not", () => {
   const cases: [string, number][] = [
@@ -93,10 +91,6 @@ Deno.test("loops named by their place, asked for alone, or two at once", async (
       const say = newChat("two-scores");
       const build = loopIdOf(await say("start a build plan loop"));
       const spec = loopIdOf(await say("start a spec loop"));
-      const score = (id: string, value: number) => [
-        "decide_loop_next_action",
-        { loop_id: id, current_score: value },
-      ];
       assert.deepEqual(steps(await say("give the build plan loop 66 and the spec loop 58")), [
         score(build, 66),
         score(spec, 58),

@@ -9,14 +9,8 @@
  * word of the same meaning ("mom", "sis", "called").
  */
 import assert from "node:assert/strict";
-import { type Data, offlineChats, steps, time } from "../support/offline_chats.ts";
+import { loopIdOf, offlineChats, score, steps, time } from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
-
-const loopIdOf = (data: Data) => /loop with id ([0-9a-f]{8})/.exec(data.summaryMessage!)![1];
-const score = (id: string, value: number) => [
-  "decide_loop_next_action",
-  { loop_id: id, current_score: value },
-];
 
 Deno.test("scores with a remark, 'outta', a bare 'rating', and corrections by the right number", () => {
   const cases: [string, number][] = [

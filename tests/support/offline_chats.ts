@@ -45,3 +45,13 @@ export function steps(data: Data): Step[] {
 export function time(place: string): Step {
   return ["get_current_time", { time_zone: place }];
 }
+
+/** The id of the loop a reply started ("… loop with id 3f0c9a1e …"). */
+export function loopIdOf(data: Data): string {
+  return /loop with id ([0-9a-f]{8})/.exec(data.summaryMessage!)![1];
+}
+
+/** The step that records `value` for loop `id`. */
+export function score(id: string, value: number): Step {
+  return ["decide_loop_next_action", { loop_id: id, current_score: value }];
+}
