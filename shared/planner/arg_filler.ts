@@ -608,7 +608,10 @@ function partAround(raw: readonly string[], index: number): { text: string; star
 const PLACE_ARG = /\b(?:place|city|country|location|time[ _]?zone|region)\b/i;
 /** Words that name where something is asked about: "the time in …", "… at …". */
 const PLACE_PREPOSITION = /^(?:in|at)$/i;
-/** Where a comparison names its places: "is Oslo ahead of Lima?", "… behind Lima", "… than Lima". */
+/**
+ * Where a comparison names its places: "is Oslo ahead of Lima?", "… behind Lima", "… than Lima",
+ * "which is later, Rome or Cairo?", "hours between Oslo and Lima".
+ */
 const COMPARED_PLACE = /^(?:is|of|than|behind|ahead|later|earlier|from|or|between|and)$/i;
 
 /**
@@ -639,7 +642,8 @@ function unknownPlace(
   // "Atlantis time?", "Atlantis clock", "Atlantis hour": the name that opens the message.
   let opening = 0;
   while (
-    opening < 3 && capitalised(words[opening]) && !STOP_WORDS.has(typed[opening].toLowerCase())
+    opening < 3 && capitalised(words[opening], opening) &&
+    !STOP_WORDS.has(typed[opening].toLowerCase())
   ) opening++;
   if (opening > 0 && /^(?:time|clock|hour)$/i.test(words[opening] ?? "")) {
     const named = typed.slice(0, opening).join(" ");

@@ -969,19 +969,18 @@ function nothingPlannedNote(
   if (asksAboutWriter(message) && tools.some((tool) => tool.name === "remember")) {
     return UNKNOWN_ABOUT_YOU_NOTE;
   }
-  // "this chat is fun": a remark about something, which asks for nothing.
-  if (
-    reading.kind === "fragment" &&
-    /^\S+(?: \S+)* (?:is|are|was|were)\b(?! (?:it|that|this|there|they|he|she|we|you)\b)/.test(
-      tokenize(message).join(" "),
-    )
-  ) {
-    return REMARK_NOTE;
-  }
+  if (reading.kind === "fragment" && REMARK.test(tokenize(message).join(" "))) return REMARK_NOTE;
   if (reading.kind !== "statement") return unservedNote(tools);
   // "hi, I'm Sam"
   return opensWithGreeting(message) ? `Hello! ${statementNote(tools)}` : statementNote(tools);
 }
+
+/**
+ * A remark about something, which asks for nothing: words, then "is", "was"…
+ * not before a pronoun ("this chat is fun"; not "and is it the same as …").
+ */
+const REMARK =
+  /^\S+(?: \S+)* (?:is|are|was|were)\b(?! (?:it|that|this|there|they|he|she|we|you)\b)/;
 
 /**
  * A question about the writer that memory could answer: "what's my birthday?",
