@@ -75,7 +75,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
-      /^\W*(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+is\s+it\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month)\b/i,
+      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/i,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {
@@ -132,6 +132,12 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
       /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?(?:[,:]?\s+\p{Lu}|,\s*$)|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?[Tt]he\s+difference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
     lower: true,
   },
+  // "what's the gap in hours, Oslo to Lima?"
+  {
+    pattern:
+      /^\W*(?:what(?:'s|\s+is)\s+)?the\s+(?:gap|difference)\s+in\s+(?:hours|time)(?:[,:]?\s+(?:from\s+|between\s+)?\p{Lu}|,\s*$)/u,
+    lower: true,
+  },
   // A place's clock or hour: "Oslo clock?", "Lima hour right now", "clock in Perth?" (not "rush
   // hour", "happy hour").
   {
@@ -178,13 +184,13 @@ export function namesPerson(words: readonly string[], i: number): boolean {
 export function namesCapitalised(part: string): string {
   if (/\p{Lu}/u.test(part)) return part;
   return part.replace(
-    /\p{L}+/gu,
+    /(?<!['’])\p{L}+/gu,
     (word) => NOT_NAMES.has(word) ? word : word[0].toUpperCase() + word.slice(1),
   );
 }
 const NOT_NAMES = new Set([
   ...STOP_WORDS,
-  ..."ahead behind hours hrs hour many much how far apart between compared versus vs than later earlier time clock difference right now here today one city place or not"
+  ..."ahead behind hours hrs hour many much how far apart between compared versus vs than later earlier time clock difference gap right now here today one city place or not"
     .split(" "),
 ]);
 

@@ -234,6 +234,9 @@ function namedEarlier(
   if (ordinal !== undefined) return byPlace(ordinal, entity, pattern, context);
   const described = describedEarlier(message, entity, pattern, context);
   if (described !== undefined) return described;
+  // "the non-build one": a description not understood points at none, not at the latest.
+  const one = /\b(?:the|my|our)\s+((?:\w+\s+){1,2})one\b/.exec(tokenize(message).join(" "));
+  if (one && one[1].trim().split(" ").some((word) => !RECENCY.has(word))) return undefined;
   // "record a score of 70" just after "I started loop 3f0c9a1e": the one the last reply named.
   const implied = !pointsBack(message, entity) && !mentions(message, entity);
   if (!implied && !pointsBack(message, entity)) return undefined;
@@ -327,7 +330,7 @@ const ORDINAL_PLACE: Record<string, number | "other" | "older" | "newer" | "midd
 
 /**
  * The ordinal word of "the first one", "the other loop", "my second spec
- * loop", "the one I started first".
+ * loop", "the one I started first", "number two".
  */
 function ordinalSaid(message: string, entity: string): string | undefined {
   const thing = tokenize(entity.replace(/[_-]+/g, " ")).join(" ");
@@ -335,9 +338,10 @@ function ordinalSaid(message: string, entity: string): string | undefined {
   const said = new RegExp(
     String.raw`\b(?:the|my|our)\s+(${ordinal})\s+(?:one|(?:\w+\s+){0,2}?${thing})\b|` +
       String
-        .raw`\bthe\s+(?:one|${thing})\s+(?:i|we)\s+(?:started|made|opened|began)\s+(${ordinal})\b`,
+        .raw`\bthe\s+(?:one|${thing})\s+(?:i|we)\s+(?:started|made|opened|began)\s+(${ordinal})\b|` +
+      String.raw`\b(?:${thing}\s+)?(?:number|no)\s+(one|two|three|four|1|2|3|4)\b`,
   ).exec(tokenize(message).join(" "));
-  return said?.[1] ?? said?.[2];
+  return said?.[1] ?? said?.[2] ?? NUMBERED[said?.[3] ?? ""];
 }
 
 /**
@@ -428,6 +432,18 @@ const RECENCY = new Set([
   "other",
   "first",
 ]);
+
+/** "number two": the place a number says. */
+const NUMBERED: Record<string, string> = {
+  one: "first",
+  1: "first",
+  two: "second",
+  2: "second",
+  three: "third",
+  3: "third",
+  four: "fourth",
+  4: "fourth",
+};
 
 /** Words that ask of several things: "are all of them done?". */
 const ASKS_OF_SEVERAL = /\b(?:them|they|all|both|each|those)\b/i;
@@ -758,9 +774,9 @@ const LIST_JOINER =
  * Tokyo of London?"), "from", "of", "is", "are" and "ahead of" / "behind"
  * with "of", "than" or "from" join too.
  */
-const COMPARING = /\b(?:ahead|behind|apart|between|difference|earlier|later)\b/i;
+const COMPARING = /\b(?:ahead|behind|apart|between|difference|gap|earlier|later)\b/i;
 const COMPARED =
-  /^(?:from|of|is|are|(?:ahead|behind)(?: (?:of|than|from))?|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
+  /^(?:from|to|of|is|are|(?:ahead|behind)(?: (?:of|than|from))?|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to

@@ -649,10 +649,13 @@ function rescored(
   const message = withTypedThings(typeOpened(written, tools), tools);
   const said = scoreSaid(message);
   if (!said) return undefined;
-  // "give the plan loop ninety": the thing it names goes with the score.
+  // "give the plan loop ninety": the thing it names goes with the score; "the non-build one", not
+  // understood, too (the id is then asked for, not taken from the latest reply).
   const named = typedThings(tools)
     .map(({ thing }) => thingNamed(thing).exec(message)?.[0])
-    .find((phrase) => phrase !== undefined) ?? inOrder(message, tools);
+    .find((phrase) => phrase !== undefined) ??
+    inOrder(message, tools) ??
+    /\b(?:the|my|our)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+one\b/iu.exec(message)?.[0];
   const asked = `record a score of ${said.score}${named ? ` for ${named}` : ""}`;
   const { plan, missing } = choose(asked, readMessage(asked, { verbs }), steps);
   if (plan.length > 0) return { steps: plan };
@@ -690,7 +693,12 @@ function scoresOfThings(
 }
 
 /** "plan gets 72" as "the plan gets 72": a type said first names the thing of that type. */
-function typeOpened(part: string, tools: readonly PlannerTool[]): string {
+function typeOpened(written: string, tools: readonly PlannerTool[]): string {
+  // "number one gets 55" as "the first one gets 55".
+  const part = written.replace(
+    NUMBERED,
+    (_, number: string) => `the ${PLACE_OF_NUMBER[number.toLowerCase()]} one`,
+  );
   const typed = typedThings(tools);
   const opens = typed.some(({ words }) =>
     part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
@@ -717,7 +725,18 @@ const SCORE_LEAD = /^(?:\s*(?:is|gets?|should\s+get|deserves|earns|scored|at|to|
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle)\s+(\p{L}+)\b|\bthe\s+(one)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later))\b/iu;
+  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle)\s+(\p{L}+)\b|\bthe\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later))\b/iu;
+
+/** "number two", "loop no. 1": a thing named by its place's number. */
+const NUMBERED = /\b(?:\p{L}+\s+)?(?:number|no\.?)\s+(one|two|three|1|2|3)\b/giu;
+const PLACE_OF_NUMBER: Record<string, string> = {
+  one: "first",
+  1: "first",
+  two: "second",
+  2: "second",
+  three: "third",
+  3: "third",
+};
 
 /**
  * "the other one gets 75": the thing in that place, as "the other loop" when

@@ -23,12 +23,13 @@ import { asksWhatIsRemembered } from "../tools/recall.ts";
 import { withoutLeadingPleasantries, withoutPleasantries } from "./request_reading.ts";
 import { NUMBER_WORDS } from "../memory/working_memory.ts";
 import { contentWords } from "../text/words.ts";
+import { stemEnglish } from "../text/english_stemmer.ts";
 
 /** The tools this grammar plans; the ranking of tools leaves them alone. */
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want you(?: to)?|i(?:'d| would) like you to|i need you(?: to)?|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?(?:start|begin) (?:fresh|over|again|anew|from scratch|from zero)(?: from (?:scratch|zero))?|(?:a )?clean slate|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want(?: that)? you(?: to)?|i(?:'d| would) like you to|i need you(?: to)?|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?(?:start|begin) (?:fresh|over|again|anew|from scratch|from zero)(?: from (?:scratch|zero))?|(?:a )?clean slate|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me|your)\b)`;
 const KEEP_VERB = String
@@ -86,7 +87,7 @@ const SESSION_END = String
   .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|all (?:the )?messages (?:in|of)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|chat session|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
@@ -147,7 +148,7 @@ const REMOVE_FROM_MEMORY = new RegExp(
 /** "delete that apartment number": a kept fact named without "memory" ({@link keptNamed}). */
 const DELETE_KEPT = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:delete|erase|remove|drop|scrap|discard|clear|get rid of)\s+(?:that|the|my)\s+(.+?)[\s.!]*$`,
+    .raw`^\s*${OPENING}(?:delete|erase|remove|drop|scrap|discard|clear|get rid of|no need to (?:keep|remember)|stop (?:keeping|remembering))\s+(?:that|the|my)\s+(.+?)(?:\s+(?:now|anymore|any more|please))*[\s.!]*$`,
   "is",
 );
 
@@ -160,12 +161,14 @@ function keptNamed(
   match: RegExpExecArray | null,
   memory: readonly string[],
 ): RegExpExecArray | null {
-  const words = match ? contentWords(match[1].replace(FILLER_AFTER, "")) : [];
+  // Words by their stems: "the locker numbers" names "my locker number is 12".
+  const stems = (text: string) => contentWords(text).map(stemEnglish);
+  const words = match ? stems(match[1].replace(FILLER_AFTER, "")) : [];
   const numbered = words.length > 1 && NUMBER_WORDS.has(words.at(-1)!);
   const named = numbered ? words.slice(0, -1) : words;
   if (named.length === 0) return null;
   const holds = (fact: string) =>
-    named.every((word) => contentWords(fact).includes(word)) && (!numbered || /\d/.test(fact));
+    named.every((word) => stems(fact).includes(word)) && (!numbered || /\d/.test(fact));
   return memory.some(holds) ? match : null;
 }
 

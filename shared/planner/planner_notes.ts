@@ -18,6 +18,8 @@ import { descriptionLead, toolProfile } from "./tool_profile.ts";
 /** Ways of asking what the assistant can do, over the message's lower-case words. */
 const CAPABILITY_QUESTIONS = [
   /^(?:help|menu|commands|tools|capabilities)$/,
+  // "I'm lost, help"
+  /^(?:i m|i am|im) (?:lost|confused|stuck)(?: help(?: me)?)?$/,
   /^(?:what|who) are you$/,
   /^(?:can|could) you help(?: me)?$/,
   // "can you do anything besides telling the time?"
@@ -31,7 +33,7 @@ const CAPABILITY_QUESTIONS = [
   // "what do I type here?", "what should I ask?"
   /\bwhat (?:do|should|can) i (?:type|say|write|ask)(?: (?:here|you))?$/,
   // "can you remember things?", "are you able to forget stuff": a tool asked about, nothing named.
-  /^(?:(?:can|could|will) you|are you able to) (?:remember|forget|store|save|keep|delete) (?:things|stuff|anything|facts|information|info)(?: (?:about me|for me|i tell you))?$/,
+  /^(?:(?:can|could|will) you|are you able to) (?:remember|forget|store|save|keep|delete) (?:things|stuff|anything|facts|information|info|notes)(?: (?:about me|for me|i tell you))?$/,
 ];
 
 /** Whether the message asks what the assistant can do. */

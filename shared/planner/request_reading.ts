@@ -149,7 +149,7 @@ export function asksStateOfEarlier(written: string): "one" | "several" | undefin
 const STATE_OF_EARLIER = new RegExp(
   String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
     String
-      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|stuck|reached|running|still active|active)(?:\s+(?:yet|already|now))?` +
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|stuck|reached|running|still active|active|(?:hit|reach|reached) the (?:target|threshold|goal))(?: it)?(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target(?: score)?|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
     // "status on both of them?", "progress on each?"
@@ -164,7 +164,7 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|where (?:s|is) (?:it|that|that one|this one) (?:at(?: (?:now|right now|currently))?|now|right now)|where does (?:it|that one) stand|where are we(?: at)?(?: (?:with|on) (?:it|that|that one|this one))?|how far (?:along )?(?:is it|are we)(?: with it)?` +
     String
-      .raw`|how many (?:tries|iterations|rounds|attempts|goes)(?: (?:are|do i|does it)(?: still)?(?: have)?)?(?: left| remaining)?(?: (?:on|for|in) (?:it|that|that one|this one))?` +
+      .raw`|how many (?:more )?(?:tries|iterations|rounds|attempts|goes)(?: (?:are|do i|does it)(?: still)?(?: have| get)?)?(?: left| remaining)?(?: (?:on|for|in) (?:it|that|that one|this one))?` +
     // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
     String
       .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing|looking|holding up)` +
@@ -172,7 +172,7 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:how s|how is) it (?:going|doing|looking|coming along)` +
     String
-      .raw`|any\s+(?:progress|news|update|updates)\s+(?:on|with)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
+      .raw`|any\s+(?:progress|news|update|updates)\s+(?:on|with)\s+(?:(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)|it|that|this)` +
     String.raw`|where\s+are\s+we\s+(?:with|on)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
     String
       .raw`|(?:is|has)\s+(?:the|my|our|that|this)\s+(?:\w+\s+){0,3}(?:loop|one)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stuck|wrapped up)(?:\s+(?:yet|already|now))?` +
@@ -202,7 +202,7 @@ const WHAT_RUNS = new RegExp(
       .raw`(?:(?:what|everything|all|anything)\s+)?(?:(?:do i have|have i got|i have|i ve got|i got)\s+)?` +
     String.raw`(?:any\s+|anything\s+)?(?:(?:my|the)\s+)?(?:(\w+)\s+(?:stuff|things|ones)\s+)?` +
     String
-      .raw`(?:running|in progress|on the go|underway|active|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment))?$`,
+      .raw`(?:running|in progress|on the go|underway|active|open|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment))?$`,
 );
 
 /** The two answers before compared with each other: "which one is ahead?", "how far apart are they?". */
@@ -299,12 +299,12 @@ const GREETING = new Set(
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
     "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
     "no worries sweet nice work job then yay nah nope anyway appreciated appreciate it really bunch " +
-    "ton heaps lol haha hehe lmao ta star legend re im off to bed right")
+    "ton heaps lol haha hehe lmao ta star legend re im off to bed right helped for now many")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps lol haha hehe lmao re im off to bed right"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps lol haha hehe lmao re im off to bed right helped for now"
     .split(" "),
 );
 

@@ -24,7 +24,8 @@ export function scoreSaid(written: string): SaidScore | undefined {
   const text = written.trim().replace(/[’‘]/g, "'");
   const comma = text.lastIndexOf(",");
   const aside = comma > 0 && isAside(text.slice(comma + 1));
-  const match = SCORE_SAID.exec(text) ?? (aside ? SCORE_SAID.exec(text.slice(0, comma)) : null);
+  const match = SCORE_SAID.exec(text) ?? (aside ? SCORE_SAID.exec(text.slice(0, comma)) : null) ??
+    afterRemark(text);
   if (!match?.groups) return undefined;
   const { asked, number, slashed, outOf } = match.groups;
   const said = /^[\d.]+$/.test(number)
@@ -38,6 +39,18 @@ export function scoreSaid(written: string): SaidScore | undefined {
   return score <= 100 && Number.isInteger(score)
     ? { score, asked: asked !== undefined }
     : undefined;
+}
+
+/**
+ * The score after a short remark on the thing: "looks decent tbh, 78", "tests mostly green so 69",
+ * "nailed it — 99" (a remark of six words at most, with no number and no verb that asks).
+ */
+function afterRemark(text: string): RegExpExecArray | null {
+  const said = /^(.+?)(?:[,;:…]|\.{2,}|\s[—–-]|\s+so)\s+([^,;:…]+)$/.exec(text);
+  const words = tokenize(said?.[1] ?? "");
+  const remark = words.length > 0 && words.length <= 6 && !/\d/.test(said![1]) &&
+    !isKnownVerb(words[0]) && spelledNumbersIn(said![1]).length === 0;
+  return remark ? SCORE_SAID.exec(said![2]) : null;
 }
 
 /** "half marks", "full marks". */
@@ -69,7 +82,7 @@ const SCORED = alternatives(
   "that",
   "this one",
   "that one",
-  String.raw`the\s+one\s+(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began)(?:\s+\w+)?`,
+  String.raw`the\s+(?:one|loop)\s+(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began)(?:\s+\w+)?`,
   String
     .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision)`,
 );
@@ -80,16 +93,18 @@ const WHO = String
 /** The words that say what the number is: a verb for it, or one for a plain value. */
 const ASKING = alternatives(
   String
-    .raw`${WHO}(?:give|giving|rate|rating|grade|grading|mark|marking|score|scoring)\s+${SCORED}(?:\s+(?:as|at|with))?`,
+    .raw`${WHO}(?:give|giving|hand|slap|stick|rate|rating|grade|grading|mark|marking|score|scoring|evaluate|assess|judge)(?:\s+to)?\s+${SCORED}(?:\s+(?:as|at|with))?`,
+  // "i rate 77" (after the thing was named).
+  String.raw`${WHO}(?:rate|grade|score|mark)`,
   String
     .raw`${WHO}(?:put|set|bump|raise|lower|drop|move|change|update|call|make)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to))?`,
   String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
   // "put 85 on this one", "give 60 to it": the verb, then the number.
-  String.raw`${WHO}(?:put(?:\s+down)?|give|write\s+down)`,
+  String.raw`${WHO}(?:put(?:\s+down)?|give|slap|stick|write\s+down)`,
   // "this attempt: 58".
   String.raw`${SCORED}\s*[:=-]`,
   String.raw`${SCORED}(?:\s+(?:deserves?|earns?|merits|is worth|gets)|'s\s+worth)`,
-  String.raw`(?:score|rating|grade|mark)(?:\s*[:=-]|\s+is|\s+of|(?=\s+\d))`,
+  String.raw`(?:score|rating|grade|mark|verdict)(?:\s*[:=-]|\s+is|\s+of|(?=\s+\d))`,
   // "the right number is 29": a correction.
   String.raw`the\s+(?:right|real|correct|actual)\s+(?:number|score)\s*(?:[:=-]|is)`,
   // "record 55 for it", "log 70": a verb of writing a score down.
@@ -108,7 +123,7 @@ const ASKING = alternatives(
 const PLAIN = alternatives(
   String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
   String
-    .raw`(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|one|loop|try|attempt|round)\s+(?:scored|got|gets|is|was|lands|comes\s+in|sits)(?:\s+at)?`,
+    .raw`(?:(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|loop|try|attempt|round)|(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*one)\s+(?:scored|got|gets|is|was|lands|comes\s+in|sits)(?:\s+at)?`,
   "scored?",
   "got",
 );
@@ -117,10 +132,10 @@ const QUALIFIER = String
   .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
 
 const SCALE = String
-  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+points?|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
+  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|at\s+(?:best|most)|not\s+bad|flawless|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.

@@ -42,6 +42,8 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   abt: "about",
   rn: "right now",
   b4: "before",
+  dis: "this",
+  dat: "that",
   n: "and",
 };
 
@@ -72,6 +74,7 @@ const TYPOS: Readonly<Record<string, string>> = {
   pleae: "please",
   scroe: "score",
   sccore: "score",
+  scor: "score",
   socre: "score",
 };
 

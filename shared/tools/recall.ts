@@ -259,7 +259,7 @@ const KEPT = String
 const ASKS_MEMORY = [
   // "what do you know about me", "everything you remember", "what exactly have you saved"
   String
-    .raw`(?:what|everything|anything|all|things|how much|how many (?:things|facts))(?: else| exactly| really| actually)?(?: (?:do|did|have|can|could) you| you(?: ve| have)?)(?: still| already)? ${KEPT}`,
+    .raw`(?:what|everything|anything|all|things|how much|how many (?:things|facts))(?: else| exactly| really| actually)?(?: (?:do|did|have|can|could) you| (?:you|u)(?: ve| have)?)(?: still| already)? ${KEPT}`,
   // "what's stored about me", "what is known about me"
   String.raw`(?:what s|what is|whats|what) (?:stored|saved|kept|remembered|known)${ON_ME}`,
   // "what do you have on me", "do you have anything saved about me"
@@ -270,7 +270,7 @@ const ASKS_MEMORY = [
     .raw`do you (?:${KEPT}|have) (?:anything|things|stuff|much|something|any (?:info|information|details|facts|data))${ABOUT_ME}`,
   // "what is in your memory", "what's stored in my memory about me", "is there anything in it"
   String
-    .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept )?(?:in|on) (?:your|my) memory(?: bank)?${ABOUT_ME}`,
+    .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept |left )?(?:in|on) (?:your|my) memory(?: bank)?${ABOUT_ME}`,
   String.raw`(?:your|my) (?:memory|memories|saved facts|facts)`,
   // "show me your notes about me" (not "my notes": a notes tool's), "what's in your file on me",
   // "the notes you have on me"
