@@ -25,6 +25,7 @@ import { hashingVector } from "../text/hashing_vector.ts";
 import { asTyped, spelledOut } from "../text/chat_spelling.ts";
 import { afterTakingBack, letsGo } from "../text/taking_back.ts";
 import { cosine, escapeRegExp, stem, tokenize } from "../text/words.ts";
+import { stemEnglish } from "../text/english_stemmer.ts";
 import type { PlanInput, Planner, PlannerTool } from "../ports.ts";
 import { FINALIZE_TOOL } from "../tools/finalize_summary.ts";
 import {
@@ -764,11 +765,18 @@ function withTypedThings(message: string, tools: readonly PlannerTool[]): string
   let text = message.replace(
     /\b((?:the|my|our|that|this)\s+(\p{L}+(?:\s+\p{L}+){0,2}))\s+one\b/iu,
     (whole, named: string, said: string) => {
-      const saidWords = said.toLowerCase().split(/\s+/);
-      const of = typed.find(({ words }) =>
-        saidWords.every((word) => words.split(" ").includes(word))
+      // By stems: "the coding one" is the build code loop ("the plan one" the plan loop, not the
+      // build plan loop).
+      const saidWords = said.toLowerCase().split(/\s+/).map(stemEnglish);
+      const stems = (words: string) => words.split(" ").map(stemEnglish);
+      const holding = typed.filter(({ words }) =>
+        saidWords.every((word) => stems(words).includes(word))
       );
-      return of ? `${named} ${of.thing}` : whole;
+      const of = holding.find(({ words }) => stems(words).join(" ") === saidWords.join(" ")) ??
+        (holding.length === 1 ? holding[0] : undefined);
+      // "the build one" of a build plan and a build code loop: either (the id is asked for).
+      if (!of) return holding.length > 0 ? `${named} ${holding[0].thing}` : whole;
+      return `${named.split(/\s+/)[0]} ${of.words} ${of.thing}`;
     },
   );
   for (const { thing, said } of typed) text = text.replace(said, `$1 ${thing}`);

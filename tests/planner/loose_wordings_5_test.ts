@@ -26,6 +26,14 @@ Deno.test("a loop described in words not read is asked for, never taken to be th
     const second = loopIdOf(await numbered("start a spec loop"));
     assert.deepEqual(steps(await numbered("number one is at 57")), [score(first, 57)]);
     assert.deepEqual(steps(await numbered("loop no. 2 gets 61")), [score(second, 61)]);
+    // A form of a type's word names its loop; words two types share name neither.
+    const builds = newChat("builds");
+    const code = loopIdOf(await builds("start a build code loop"));
+    await builds("start a build plan loop");
+    assert.deepEqual(steps(await builds("the coding one gets 70")), [score(code, 70)]);
+    const either = await builds("give the build one 60");
+    assert.deepEqual(steps(either), []);
+    assert.match(either.summaryMessage!, /I need the loop id/);
   } finally {
     await loop.close();
   }
