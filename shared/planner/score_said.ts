@@ -43,13 +43,15 @@ export function scoreSaid(written: string): SaidScore | undefined {
 
 /**
  * The score after a short remark on the thing: "looks decent tbh, 78", "tests mostly green so 69",
- * "nailed it — 99" (a remark of six words at most, with no number and no verb that asks).
+ * "nailed it — 99" (a remark of eight words at most, with no number and no verb that asks).
  */
 function afterRemark(text: string): RegExpExecArray | null {
   const said = /^(.+?)(?:[,;:…]|\.{2,}|\s[—–-]|\s+so)\s+([^,;:…]+)$/.exec(text);
   const words = tokenize(said?.[1] ?? "");
-  const remark = words.length > 0 && words.length <= 6 && !/\d/.test(said![1]) &&
-    !isKnownVerb(words[0]) && spelledNumbersIn(said![1]).length === 0;
+  // "looks decent" describes; "look at it" would ask.
+  const asks = isKnownVerb(words[0] ?? "") && !words[0].endsWith("s");
+  const remark = words.length > 0 && words.length <= 8 && !/\d/.test(said![1]) && !asks &&
+    spelledNumbersIn(said![1]).length === 0;
   return remark ? SCORE_SAID.exec(said![2]) : null;
 }
 

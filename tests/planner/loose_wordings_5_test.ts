@@ -42,6 +42,8 @@ Deno.test("a loop described in words not read is asked for, never taken to be th
 Deno.test("a score after a remark on the draft, or with another verb", () => {
   const cases: [string, number][] = [
     ["seems solid to me, 77", 77],
+    ["looks fine to me, 81", 81],
+    ["the spec loop is decent enough overall, 68", 68],
     ["mostly working so 64", 64],
     ["crushed it — 98", 98],
     ["i'd stick a 59 on it", 59],
