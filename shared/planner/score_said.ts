@@ -48,12 +48,15 @@ export function scoreSaid(written: string): SaidScore | undefined {
 function afterRemark(text: string): RegExpExecArray | null {
   const said = /^(.+?)(?:[,;:…]|\.{2,}|\s[—–-]|\s+so)\s+([^,;:…]+)$/.exec(text);
   const words = tokenize(said?.[1] ?? "");
-  // "looks decent" describes; "look at it" would ask.
+  // "looks decent" describes; "look at it" would ask; "my code review went badly" is about the
+  // writer, not the draft.
   const asks = isKnownVerb(words[0] ?? "") && !words[0].endsWith("s");
   const remark = words.length > 0 && words.length <= 8 && !/\d/.test(said![1]) && !asks &&
-    spelledNumbersIn(said![1]).length === 0;
+    !ABOUT_WRITER.has(words[0]) && spelledNumbersIn(said![1]).length === 0;
   return remark ? SCORE_SAID.exec(said![2]) : null;
 }
+
+const ABOUT_WRITER = new Set(["my", "our", "i", "we", "me", "us"]);
 
 /** "half marks", "full marks". */
 const MARKS: Record<string, number> = { half: 50, full: 100 };

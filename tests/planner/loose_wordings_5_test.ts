@@ -55,7 +55,14 @@ Deno.test("a score after a remark on the draft, or with another verb", () => {
   ];
   for (const [message, value] of cases) assert.equal(scoreSaid(message)?.score, value, message);
   // A remark with a number of its own, or a request, is no score.
-  for (const message of ["I have 3 kids, 12", "call me at 5, 9", "start a loop, 50"]) {
+  for (
+    const message of [
+      "I have 3 kids, 12",
+      "call me at 5, 9",
+      "start a loop, 50",
+      "my essay went badly, got 40 points",
+    ]
+  ) {
     assert.equal(scoreSaid(message), undefined, message);
   }
 });
