@@ -198,9 +198,9 @@ const NOT_NAMES = new Set([
 export function impliedWords(written: string): string[] {
   // "…, and what hour is it in Lima?"
   const part = written.replace(/^\W*(?:and|so|but|also|or)\s+/i, "");
-  const named = namesCapitalised(part);
+  let named: string | undefined;
   const asks = ASKS_THE_TIME.some(({ pattern, notAfter, lower }) => {
-    const text = lower ? named : part;
+    const text = lower ? named ??= namesCapitalised(part) : part;
     const match = pattern.exec(text);
     return match !== null && !notAfter?.test(text.slice(match.index + match[0].length));
   });

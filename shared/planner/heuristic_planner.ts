@@ -695,11 +695,12 @@ function scoresOfThings(
 
 /** "plan gets 72" as "the plan gets 72": a type said first names the thing of that type. */
 function typeOpened(written: string, tools: readonly PlannerTool[]): string {
-  // "number one gets 55" as "the first one gets 55".
+  // "number one gets 55" as "the first one gets 55", "the first of them" as "the first one",
+  // "build-plan one" as "build plan one".
   const part = written.replace(
     NUMBERED,
     (_, number: string) => `the ${PLACE_OF_NUMBER[number.toLowerCase()]} one`,
-  );
+  ).replace(OF_THEM, "$1 one").replace(/(\p{L})-(?=\p{L})/gu, "$1 ");
   const typed = typedThings(tools);
   const opens = typed.some(({ words }) =>
     part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
@@ -707,19 +708,29 @@ function typeOpened(written: string, tools: readonly PlannerTool[]): string {
   if (opens || typed.length === 0) return opens ? `the ${part}` : part;
   // "give spec loop 58", "code loop: 88", "specification loop = 92": "the spec loop", words of
   // a type (or a longer form of one) with the thing, and no determiner before them.
-  const alternation = (values: string[]) => [...new Set(values)].map(escapeRegExp).join("|");
-  const said = new RegExp(
-    String.raw`\b(?:(?:${
-      alternation(typed.flatMap(({ words }) => words.split(" ")))
-    })\p{L}*\s+){1,2}(?:${alternation(typed.map(({ thing }) => thing))})\b`,
-    "giu",
-  );
+  const said = typedSaid(typed);
   return part.replace(
     said,
     (phrase, at: number) =>
       DETERMINERS.has(tokenize(part.slice(0, at)).at(-1) ?? "") ? phrase : `the ${phrase}`,
   );
 }
+
+/** Words of the types (or longer forms of them) before the thing: "spec loop", "coding loop". */
+function typedSaid(typed: TypedThing[]): RegExp {
+  let said = typedSaidOf.get(typed);
+  if (said) return said;
+  const alternation = (values: string[]) => [...new Set(values)].map(escapeRegExp).join("|");
+  said = new RegExp(
+    String.raw`\b(?:(?:${
+      alternation(typed.flatMap(({ words }) => words.split(" ")))
+    })\p{L}*\s+){1,2}(?:${alternation(typed.map(({ thing }) => thing))})\b`,
+    "giu",
+  );
+  typedSaidOf.set(typed, said);
+  return said;
+}
+const typedSaidOf = new WeakMap<TypedThing[], RegExp>();
 
 /** What may stand between a thing and its score: "is at", "gets", ":". */
 const SCORE_LEAD = /^(?:\s*(?:is|gets?|should\s+get|deserves|earns|scored|at|to|[:=-]))+\s*/i;
@@ -730,6 +741,9 @@ const IN_ORDER =
 
 /** "number two", "loop no. 1": a thing named by its place's number. */
 const NUMBERED = /\b(?:\p{L}+\s+)?(?:number|no\.?)\s+(one|two|three|1|2|3)\b/giu;
+/** "the first of them", "the older of the two": a place among the things named. */
+const OF_THEM =
+  /\b(the\s+(?:first|second|third|last|latest|newest|older|newer|other))\s+of\s+(?:them|those|these|both|the\s+(?:two|three)|(?:my|the)\s+loops)\b/gi;
 const PLACE_OF_NUMBER: Record<string, string> = {
   one: "first",
   1: "first",

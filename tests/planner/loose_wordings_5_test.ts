@@ -26,6 +26,13 @@ Deno.test("a loop described in words not read is asked for, never taken to be th
     const second = loopIdOf(await numbered("start a spec loop"));
     assert.deepEqual(steps(await numbered("number one is at 57")), [score(first, 57)]);
     assert.deepEqual(steps(await numbered("loop no. 2 gets 61")), [score(second, 61)]);
+    // Probe 15's two wrong writes: "the first of them" took the latest loop, and "build-plan one:
+    // 80" started a build plan loop ("build" read as the verb).
+    const ofThem = newChat("of-them");
+    const older = loopIdOf(await ofThem("start a spec loop"));
+    const builds2 = loopIdOf(await ofThem("start a build plan loop"));
+    assert.deepEqual(steps(await ofThem("the first of them, give it 66")), [score(older, 66)]);
+    assert.deepEqual(steps(await ofThem("build-plan one: 72")), [score(builds2, 72)]);
     // A form of a type's word names its loop; words two types share name neither.
     const builds = newChat("builds");
     const code = loopIdOf(await builds("start a build code loop"));
