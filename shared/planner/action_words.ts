@@ -54,7 +54,7 @@ const CLOCK_TIME = String
  * describes ("is it weekend traffic that …", "is it too late for a refund").
  */
 const TIME_ASKED_END = String
-  .raw`(?=\s*(?:$|[?!.,;:]|(?:yet|now|already|still|over|there|here|in|at|right now|where|to (?:call|ring|phone|text|message|email|contact|visit|wake|reach|go to bed))\b))`;
+  .raw`(?=\s*(?:$|[?!.,;:]|(?:yet|now|already|still|over|there|here|in|at|right now|by now|where|to (?:call|ring|phone|text|message|email|contact|visit|wake|reach|go to bed))\b))`;
 /** Where the time asked about is "in the" or "at the" something lower-case: a schedule, not a place. */
 const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/u;
 
@@ -75,7 +75,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
-      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/i,
+      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/i,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {
@@ -86,7 +86,7 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   {
     pattern: new RegExp(
       String
-        .raw`(?:^\W*(?:(?:and|so|but|or)\s+)?|\bor\s+)(?:is|would|will|isn't)\s+it(?:\s+(?:still|already|now))?(?:\s+be)?\s+(?:(?:yet|still|already|now|too|very|quite|pretty|really|almost|nearly|past|after|before)\s+)*(?:${TIME_OF_DAY}|${CLOCK_TIME})(?:\s+or\s+(?:${TIME_OF_DAY}|${CLOCK_TIME}))?${TIME_ASKED_END}`,
+        .raw`(?:^\W*(?:(?:and|so|but|or)\s+)?|\bor\s+)(?:is|would|will|isn't)\s+it(?:\s+(?:still|already|now))?(?:\s+be)?\s+(?:(?:yet|still|already|now|too|very|quite|pretty|really|almost|nearly|past|after|before|by\s+now)\s+)*(?:${TIME_OF_DAY}|${CLOCK_TIME})(?:\s+or\s+(?:${TIME_OF_DAY}|${CLOCK_TIME}))?${TIME_ASKED_END}`,
       "i",
     ),
     notAfter: IN_A_THING,
@@ -130,6 +130,12 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   {
     pattern:
       /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?(?:[,:]?\s+\p{Lu}|,\s*$)|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?[Tt]he\s+difference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
+    lower: true,
+  },
+  // "hour difference between Oslo and Lima", "Oslo is how many hours in front of Lima".
+  {
+    pattern:
+      /^\W*(?:(?:the\s+)?(?:hours?|time)\s+difference\s+(?:between|from)\s+\p{Lu}|\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+is\s+how\s+(?:many\s+hours|far)\s+(?:ahead|behind|in\s+front)(?:\s+of)?\s+\p{Lu})/u,
     lower: true,
   },
   // "what's the gap in hours, Oslo to Lima?"
@@ -177,12 +183,14 @@ export function namesPerson(words: readonly string[], i: number): boolean {
 }
 
 /**
- * A part written all in lower case with its other words capitalised, as a
- * writer who uses capitals would name places: "is sydney ahead of tokyo" as
- * "is Sydney ahead of Tokyo". Any other part as it is.
+ * A part written in lower case past its first word (acronyms aside) with its
+ * other words capitalised, as a writer who uses capitals would name places:
+ * "is sydney ahead of tokyo" as "is Sydney ahead of Tokyo". Any other part
+ * as it is.
  */
 export function namesCapitalised(part: string): string {
-  if (/\p{Lu}/u.test(part)) return part;
+  // Capitals past the first word, but for an acronym ("NYC"): the writer uses them.
+  if (/\s\W*\p{Lu}(?!\p{Lu})/u.test(part)) return part;
   return part.replace(
     /(?<!['’])\p{L}+/gu,
     (word) => NOT_NAMES.has(word) ? word : word[0].toUpperCase() + word.slice(1),
@@ -190,7 +198,7 @@ export function namesCapitalised(part: string): string {
 }
 const NOT_NAMES = new Set([
   ...STOP_WORDS,
-  ..."ahead behind hours hrs hour many much how far apart between compared versus vs than later earlier time clock difference gap right now here today one city place or not"
+  ..."ahead behind hours hrs hour many much how far apart between compared versus vs than later earlier time clock difference gap front right now here today one city place or not"
     .split(" "),
 ]);
 

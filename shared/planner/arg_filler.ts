@@ -774,9 +774,9 @@ const LIST_JOINER =
  * Tokyo of London?"), "from", "of", "is", "are" and "ahead of" / "behind"
  * with "of", "than" or "from" join too.
  */
-const COMPARING = /\b(?:ahead|behind|apart|between|difference|gap|earlier|later)\b/i;
+const COMPARING = /\b(?:ahead|behind|front|apart|between|difference|gap|earlier|later)\b/i;
 const COMPARED =
-  /^(?:from|to|of|is|are|(?:ahead|behind)(?: (?:of|than|from))?|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
+  /^(?:from|to|of|is|are|in front of|(?:is|are) how (?:many hours|far) (?:ahead|behind|in front)(?: (?:of|than|from))?|(?:ahead|behind)(?: (?:of|than|from))?|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to

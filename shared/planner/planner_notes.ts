@@ -28,7 +28,7 @@ const CAPABILITY_QUESTIONS = [
   /\bwhat (?:do|are) you (?:do|able|capable|good|for|offer)\b/,
   /\bhow (?:can|could|do|would) you help\b/,
   /\bwhat (?:s|is|are) (?:possible|available)\b/,
-  /\b(?:your|which|what) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
+  /\b(?:your|which|what|any other|other) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
   /\bwhat (?:kinds?|sorts?|types?) of (?:things|stuff|tasks|requests|questions)\b/,
   // "what do I type here?", "what should I ask?"
   /\bwhat (?:do|should|can) i (?:type|say|write|ask)(?: (?:here|you))?$/,

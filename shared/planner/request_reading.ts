@@ -159,7 +159,7 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|how(?: s| is| does|s) it (?:going|doing|looking|look|coming along)|(?:should|can) (?:i|we) (?:keep going|continue|stop)(?: now)?` +
     // "is it good enough to stop?", "are we done with it?", "what score does it need?"
     String
-      .raw`|(?:is it|is that|are we) good enough(?: to stop)?|(?:are we|am i) (?:done|finished|through) with (?:it|that|this)|what score (?:do i|does it) need(?: (?:for it|to pass))?` +
+      .raw`|(?:is it|is that|are we) good enough(?: to stop)?|is (?:that|it|this) enough(?: to (?:finish|stop|wrap) it(?: up)?| to pass)?|(?:so )?are we done(?: here| now)?|how many (?:tries|iterations|rounds|attempts) (?:has it|have i|have we) used(?: so far| up)?|(?:are we|am i) (?:done|finished|through) with (?:it|that|this)|what score (?:do i|does it) need(?: (?:for it|to pass))?` +
     // "where is it at?", "how far along is it?", "how many tries are left on it?"
     String
       .raw`|where (?:s|is) (?:it|that|that one|this one) (?:at(?: (?:now|right now|currently))?|now|right now)|where does (?:it|that one) stand|where are we(?: at)?(?: (?:with|on) (?:it|that|that one|this one))?|how far (?:along )?(?:is it|are we)(?: with it)?` +
@@ -299,12 +299,12 @@ const GREETING = new Set(
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
     "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
     "no worries sweet nice work job then yay nah nope anyway appreciated appreciate it really bunch " +
-    "ton heaps lol haha hehe lmao ta star legend re im off to bed right helped for now many")
+    "ton heaps lol haha hehe lmao ta star legend re im off to bed right helped for now many hiya talk")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps lol haha hehe lmao re im off to bed right helped for now"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps lol haha hehe lmao re im off to bed right helped for now talk"
     .split(" "),
 );
 

@@ -27,11 +27,13 @@ export function scoreSaid(written: string): SaidScore | undefined {
   const match = SCORE_SAID.exec(text) ?? (aside ? SCORE_SAID.exec(text.slice(0, comma)) : null) ??
     afterRemark(text);
   if (!match?.groups) return undefined;
-  const { asked, number, slashed, outOf } = match.groups;
-  const said = /^[\d.]+$/.test(number)
+  const { asked, number, half, slashed, outOf } = match.groups;
+  const whole = /^[\d.]+$/.test(number)
     ? Number(number)
     : MARKS[number.split(/\s/)[0].toLowerCase()] ?? spelledNumber(number);
-  if (said === undefined) return undefined;
+  if (whole === undefined) return undefined;
+  // "four and a half out of 5".
+  const said = half ? whole + 0.5 : whole;
   const scale = slashed ?? outOf;
   const score = scale === undefined ? said : Math.round(said * 100 / scaleOf(scale));
   if (scale !== undefined && said > scaleOf(scale)) return undefined;
@@ -46,7 +48,7 @@ export function scoreSaid(written: string): SaidScore | undefined {
  * "nailed it — 99" (a remark of eight words at most, with no number and no verb that asks).
  */
 function afterRemark(text: string): RegExpExecArray | null {
-  const said = /^(.+?)(?:[,;:…]|\.{2,}|\s[—–-]|\s+so)\s+([^,;:…]+)$/.exec(text);
+  const said = /^(.+?)(?:[,;:…]|\.{2,}|\.(?=\s)|\s[—–-]|\s+so)\s+([^,;:…]+)$/.exec(text);
   const words = tokenize(said?.[1] ?? "");
   // "looks decent" describes; "look at it" would ask; "my code review went badly" is about the
   // writer, not the draft.
@@ -78,7 +80,7 @@ const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "co
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:close to|nearly|almost)\s+perfect|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:can|could|would) you|please|pls|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:close to|nearly|almost)\s+perfect|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
   String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
@@ -93,7 +95,7 @@ const SCORED = alternatives(
 );
 
 const WHO = String
-  .raw`(?:(?:i|i'd|i would|i'll|i will|i'm|i am|we|we'd|we would|we'll|we will|we're|we are)\s+)?`;
+  .raw`(?:(?:i|i'd|i would|i'll|i will|i'm|im|i am|we|we'd|we would|we'll|we will|we're|we are)\s+)?`;
 
 /** The words that say what the number is: a verb for it, or one for a plain value. */
 const ASKING = alternatives(
@@ -102,8 +104,11 @@ const ASKING = alternatives(
   // "i rate 77" (after the thing was named).
   String.raw`${WHO}(?:rate|grade|score|mark)`,
   String
-    .raw`${WHO}(?:put|set|bump|raise|lower|drop|move|change|update|call|make)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to))?`,
-  String.raw`(?:go|going|settle|land)\s+(?:with|on|for)`,
+    .raw`${WHO}(?:put|set|bump|raise|lower|drop|move|change|update|call|make)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to|on))?`,
+  String
+    .raw`(?:go|going|settle|land)\s+(?:with|on|for)|(?<=(?:gonna|going to|i'll|let's|lets)\s+)go`,
+  // "quality is about 83%".
+  String.raw`(?:the\s+)?quality\s+(?:is|s)`,
   // "put 85 on this one", "give 60 to it": the verb, then the number.
   String.raw`${WHO}(?:put(?:\s+down)?|give|slap|stick|write\s+down)`,
   // "this attempt: 58".
@@ -113,7 +118,7 @@ const ASKING = alternatives(
   // "the right number is 29": a correction.
   String.raw`the\s+(?:right|real|correct|actual)\s+(?:number|score)\s*(?:[:=-]|is)`,
   // "record 55 for it", "log 70": a verb of writing a score down.
-  String.raw`${WHO}(?:record|log)`,
+  String.raw`${WHO}(?:record|log|note|jot\s+down)`,
   // "my score for this round: 64".
   String
     .raw`(?:my\s+)?(?:score|rating|grade|mark)\s+for\s+(?:this|the|that)\s+(?:round|draft|version|one|iteration|attempt)\s*(?:[:=-]|is)`,
@@ -137,16 +142,16 @@ const QUALIFIER = String
   .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
 
 const SCALE = String
-  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
+  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.
   String
     .raw`^\W*(?:(?:${HEDGE}|${SCORED}\s*,)\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +
     String
-      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?:-?ish)?${SCALE}?(?:[\s,!]+${ENDING})*[\s.!]*$`,
+      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?<half>\s+and\s+a\s+half)?(?:-?ish)?${SCALE}?(?:[\s,!]+${ENDING})*[\s.!]*$`,
   "iu",
 );

@@ -170,3 +170,77 @@ Deno.test("memory asked and cleared in other words; the chat deleted; the gap be
     await loop.close();
   }
 });
+
+Deno.test("probe 15's classes: more scores, hours and follow-ups, small talk, features", async (t) => {
+  const cases: [string, number][] = [
+    ["could you jot down a 52 for it", 52],
+    ["set its score on 71", 71],
+    ["eh, six on ten", 60],
+    ["three and a half out of 5", 70],
+    ["quality is roughly 77%", 77],
+    ["im giving this draft seventy two", 72],
+    ["second draft is better. 64.", 64],
+    ["runs but slow, gonna go 61", 61],
+    ["no make that 58 actually", 58],
+  ];
+  for (const [message, value] of cases) assert.equal(scoreSaid(message)?.score, value, message);
+  for (const message of ["go 2", "I have 3 kids. 12", "the quality is poor"]) {
+    assert.equal(scoreSaid(message), undefined, message);
+  }
+  const { loop, newChat } = await offlineChats();
+  try {
+    await t.step("hours in other words", async () => {
+      const say = newChat("hours-words");
+      assert.deepEqual(steps(await say("whats hour now in lima")), [time("lima")]);
+      assert.deepEqual(steps(await say("tokyo is how many hours in front of paris")), [
+        time("tokyo"),
+        time("paris"),
+      ]);
+      assert.deepEqual(steps(await say("hour difference between oslo and NYC")), [
+        time("oslo"),
+        time("NYC"),
+      ]);
+      assert.deepEqual(steps(await say("would it be night by now in lima")), [time("lima")]);
+      assert.deepEqual(steps(await say("how many hours behind schedule am I?")), []);
+    });
+
+    await t.step("follow-ups on a loop", async () => {
+      const say = newChat("follow-ups");
+      const id = loopIdOf(await say("start a spec loop"));
+      await say("give it 70");
+      for (
+        const question of [
+          "is that enough to finish it?",
+          "how many tries has it used so far",
+          "so are we done here?",
+        ]
+      ) {
+        assert.deepEqual(
+          steps(await say(question)),
+          [["get_loop_status", { loop_id: id }]],
+          question,
+        );
+      }
+    });
+
+    await t.step("small talk, features and a chat wiped clean", async () => {
+      const say = newChat("small-talk-15");
+      const replies: [string, RegExp][] = [
+        ["hiya", /^Hello!/],
+        ["good night, talk tomorrow", /^Goodbye!$/],
+        ["do you have any other features besides loops", /^I choose among my tools/],
+      ];
+      for (const [message, reply] of replies) {
+        const data = await say(message);
+        assert.deepEqual(steps(data), [], message);
+        assert.match(data.summaryMessage!, reply, message);
+      }
+      assert.deepEqual(steps(await newChat("clean")("wipe this chat clean")), [[
+        "forget_session",
+        {},
+      ]]);
+    });
+  } finally {
+    await loop.close();
+  }
+});
