@@ -341,7 +341,7 @@ function ordinalSaid(message: string, entity: string): string | undefined {
         .raw`\bthe\s+(?:one|${thing})\s+(?:i|we)\s+(?:started|made|opened|began)\s+(${ordinal})\b|` +
       String.raw`\b(?:${thing}\s+)?(?:number|no)\s+(one|two|three|four|1|2|3|4)\b`,
   ).exec(tokenize(message).join(" "));
-  return said?.[1] ?? said?.[2] ?? NUMBERED[said?.[3] ?? ""];
+  return said?.[1] ?? said?.[2] ?? PLACE_OF_NUMBER[said?.[3] ?? ""];
 }
 
 /**
@@ -434,7 +434,7 @@ const RECENCY = new Set([
 ]);
 
 /** "number two": the place a number says. */
-const NUMBERED: Record<string, string> = {
+export const PLACE_OF_NUMBER: Readonly<Record<string, string>> = {
   one: "first",
   1: "first",
   two: "second",

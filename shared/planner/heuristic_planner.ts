@@ -70,6 +70,7 @@ import {
   asksAboutWritersPlace,
   idsNamedEarlier,
   locatesWriter,
+  PLACE_OF_NUMBER,
   storedUserMessages,
 } from "./arg_filler.ts";
 import { chooseTools, type ToolChoice } from "./tool_choice.ts";
@@ -740,18 +741,10 @@ const IN_ORDER =
   /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle)\s+(\p{L}+)\b|\bthe\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later))\b/iu;
 
 /** "number two", "loop no. 1": a thing named by its place's number. */
-const NUMBERED = /\b(?:\p{L}+\s+)?(?:number|no\.?)\s+(one|two|three|1|2|3)\b/giu;
+const NUMBERED = /\b(?:loops?\s+)?(?:number|no\.?)\s+(one|two|three|four|1|2|3|4)\b/giu;
 /** "the first of them", "the older of the two": a place among the things named. */
 const OF_THEM =
   /\b(the\s+(?:first|second|third|last|latest|newest|older|newer|other))\s+of\s+(?:them|those|these|both|the\s+(?:two|three)|(?:my|the)\s+loops)\b/gi;
-const PLACE_OF_NUMBER: Record<string, string> = {
-  one: "first",
-  1: "first",
-  two: "second",
-  2: "second",
-  three: "third",
-  3: "third",
-};
 
 /**
  * "the other one gets 75": the thing in that place, as "the other loop" when

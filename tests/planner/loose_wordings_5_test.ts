@@ -26,6 +26,7 @@ Deno.test("a loop described in words not read is asked for, never taken to be th
     const second = loopIdOf(await numbered("start a spec loop"));
     assert.deepEqual(steps(await numbered("number one is at 57")), [score(first, 57)]);
     assert.deepEqual(steps(await numbered("loop no. 2 gets 61")), [score(second, 61)]);
+    assert.deepEqual(steps(await numbered("give number one 44")), [score(first, 44)]);
     // Probe 15's two wrong writes: "the first of them" took the latest loop, and "build-plan one:
     // 80" started a build plan loop ("build" read as the verb).
     const ofThem = newChat("of-them");
