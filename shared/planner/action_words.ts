@@ -202,13 +202,20 @@ const NOT_NAMES = new Set([
     .split(" "),
 ]);
 
+/** A word every lower-case pattern of {@link ASKS_THE_TIME} holds. */
+const LOWER_READ =
+  /\b(?:ahead|behind|front|hours?|hrs|between|later|earlier|clock|gap|difference)\b/i;
+
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */
 export function impliedWords(written: string): string[] {
   // "…, and what hour is it in Lima?"
   const part = written.replace(/^\W*(?:and|so|but|also|or)\s+/i, "");
-  let named: string | undefined;
+  // The lower-case patterns read a part's first words only (a long message is read in parts), and
+  // each names a comparison or a clock.
+  const named = LOWER_READ.test(part) ? namesCapitalised(part.slice(0, 200)) : undefined;
   const asks = ASKS_THE_TIME.some(({ pattern, notAfter, lower }) => {
-    const text = lower ? named ??= namesCapitalised(part) : part;
+    if (lower && named === undefined) return false;
+    const text = lower ? named! : part;
     const match = pattern.exec(text);
     return match !== null && !notAfter?.test(text.slice(match.index + match[0].length));
   });
