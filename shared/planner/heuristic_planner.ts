@@ -701,7 +701,7 @@ function typeOpened(written: string, tools: readonly PlannerTool[]): string {
   const part = written.replace(
     NUMBERED,
     (_, number: string) => `the ${PLACE_OF_NUMBER[number.toLowerCase()]} one`,
-  ).replace(OF_THEM, "$1 one").replace(/(\p{L})-(?=\p{L})/gu, "$1 ");
+  ).replace(OF_THEM, "$1 one").replace(ONE_MADE, "$1 one").replace(/(\p{L})-(?=\p{L})/gu, "$1 ");
   const typed = typedThings(tools);
   const opens = typed.some(({ words }) =>
     part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
@@ -742,6 +742,9 @@ const IN_ORDER =
 
 /** "number two", "loop no. 1": a thing named by its place's number. */
 const NUMBERED = /\b(?:loops?\s+)?(?:number|no\.?)\s+(one|two|three|four|1|2|3|4)\b/giu;
+/** "the second one I made": a place among the things named, said with how they came. */
+const ONE_MADE =
+  /\b(the\s+(?:first|second|third|last|latest))\s+(?:one|loop)\s+(?:i|we)\s+(?:made|started|opened|began|created)\b/gi;
 /** "the first of them", "the older of the two": a place among the things named. */
 const OF_THEM =
   /\b(the\s+(?:first|second|third|last|latest|newest|older|newer|other))\s+of\s+(?:them|those|these|both|the\s+(?:two|three)|(?:my|the)\s+loops)\b/gi;

@@ -113,6 +113,8 @@ const FOLLOW_UPS = [
   /^\W*(?:and\s+)?(?:same|likewise)\s+(?:for|in)\b/i,
   // "which one is Rio in?" after a reply naming a place's several zones
   /^\W*(?:(?:and|ok|okay|so)\W+)*which\s+(?:one|zone|time\s+zone|part)\s+(?:is|are|has)\b/i,
+  // "denver too?", "and Oslo as well"
+  /^\W*(?:and\s+)?(?:\p{L}+\s+){1,3}(?:too|as well)\W*$/iu,
 ];
 
 /**

@@ -145,7 +145,7 @@ const SCALE = String
   .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the)(?:\s+(?:one|draft|version|attempt|try|round))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.

@@ -224,6 +224,30 @@ Deno.test("probe 15's classes: more scores, hours and follow-ups, small talk, fe
       }
     });
 
+    await t.step("a place among loops by how it came, two scores with 'to', 'too'", async () => {
+      const say = newChat("came");
+      await say("start a spec loop");
+      const second = loopIdOf(await say("start a build plan loop"));
+      await say("start a plan loop");
+      assert.deepEqual(steps(await say("the second one we started gets 47")), [score(second, 47)]);
+      const pair = newChat("to-the");
+      const plan = loopIdOf(await pair("start a plan loop"));
+      const spec = loopIdOf(await pair("start a spec loop"));
+      assert.deepEqual(steps(await pair("i'd give 62 to the spec and 81 to the plan")), [
+        score(spec, 62),
+        score(plan, 81),
+      ]);
+      const places = newChat("too");
+      await places("time in lima?");
+      assert.deepEqual(steps(await places("quito too?")), [time("quito")]);
+      const memory = newChat("in-there");
+      await memory("remember my gym is at 6");
+      assert.match(
+        (await memory("what is saved about me in there")).summaryMessage!,
+        /gym is at 6/,
+      );
+    });
+
     await t.step("small talk, features and a chat wiped clean", async () => {
       const say = newChat("small-talk-15");
       const replies: [string, RegExp][] = [
