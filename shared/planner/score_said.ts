@@ -114,7 +114,8 @@ const ASKING = alternatives(
   // "this attempt: 58".
   String.raw`${SCORED}\s*[:=-]`,
   String.raw`${SCORED}(?:\s+(?:deserves?|earns?|merits|is worth|gets)|'s\s+worth)`,
-  String.raw`(?:score|rating|grade|mark|verdict)(?:\s*[:=-]|\s+is|\s+of|(?=\s+\d))`,
+  String
+    .raw`(?:(?:my|our|the|final)\s+)?(?:score|rating|grade|mark|verdict)(?:\s*[:=-]|\s+is|\s+of|(?=\s+\d))`,
   // "the right number is 29": a correction.
   String.raw`the\s+(?:right|real|correct|actual)\s+(?:number|score)\s*(?:[:=-]|is)`,
   // "record 55 for it", "log 70": a verb of writing a score down.

@@ -58,6 +58,7 @@ Deno.test("a score after a remark on the draft, or with another verb", () => {
     ["log a 73 against it", 73],
     ["assess it at 81", 81],
     ["final verdict: 66/100", 66],
+    ["my verdict: 59/100", 59],
     ["i give to this one sixty points only", 60],
     ["70 pts", 70],
   ];
