@@ -87,10 +87,16 @@ export function spelledOut(text: string): string {
 }
 
 function spelling(word: string): string | undefined {
-  // "heyyy", "sooo": a letter drawn out is the word.
-  const lower = word.toLowerCase().replace(/(\p{L})\1{2,}$/u, "$1");
-  return SHORTHAND[lower] ?? TYPOS[lower] ?? (lower.length < word.length ? lower : undefined);
+  const lower = word.toLowerCase();
+  // "heyyy", "sooo": a chat word with its last letter drawn out (not an id: "5093baaa").
+  const drawn = lower.replace(/(\p{L})\1{2,}$/u, "$1");
+  return SHORTHAND[lower] ?? TYPOS[lower] ?? (DRAWN_OUT.has(drawn) ? drawn : undefined);
 }
+
+/** Chat words whose last letter is drawn out ("heyyy", "noooo", "thxxx"). */
+const DRAWN_OUT = new Set(
+  "hey hi yo so ok no yes yeah yay nice cool wow lol please pls thanks thx bye hello".split(" "),
+);
 
 /**
  * The part of `typed` that `part` of its spelled-out text came from: a fact

@@ -25,3 +25,10 @@ Deno.test("a part of the spelled-out text maps back to what was typed", () => {
   // Not in the spelled-out text: as given.
   assert.equal(asTyped(typed, "something else"), "something else");
 });
+
+Deno.test("a chat word drawn out is the word; an id or another word ending in a run of letters stays", () => {
+  assert.equal(spelledOut("heyyy, sooo cool"), "hey, so cool");
+  for (const text of ["loop 5093baaa", "abcdefff", "brrr", "zzz"]) {
+    assert.equal(spelledOut(text), text);
+  }
+});
