@@ -235,8 +235,7 @@ function namedEarlier(
   const described = describedEarlier(message, entity, pattern, context);
   if (described !== undefined) return described;
   // "the non-build one": a description not understood points at none, not at the latest.
-  const one = /\b(?:the|my|our)\s+((?:\w+\s+){1,2})one\b/.exec(tokenize(message).join(" "));
-  if (one && one[1].trim().split(" ").some((word) => !RECENCY.has(word))) return undefined;
+  if (describedOne(message) !== undefined) return undefined;
   // "record a score of 70" just after "I started loop 3f0c9a1e": the one the last reply named.
   const implied = !pointsBack(message, entity) && !mentions(message, entity);
   if (!implied && !pointsBack(message, entity)) return undefined;
@@ -444,6 +443,16 @@ export const PLACE_OF_NUMBER: Readonly<Record<string, string>> = {
   four: "fourth",
   4: "fourth",
 };
+
+/**
+ * "the non-build one": a thing described by words before "one" that say no
+ * place among the things named ("the new one" and "the other one" do), its
+ * words lower-cased; else undefined.
+ */
+export function describedOne(message: string): string | undefined {
+  const one = /\b(?:the|my|our)\s+((?:\w+\s+){1,2})one\b/.exec(tokenize(message).join(" "));
+  return one && one[1].trim().split(" ").some((word) => !RECENCY.has(word)) ? one[0] : undefined;
+}
 
 /** Words that ask of several things: "are all of them done?". */
 const ASKS_OF_SEVERAL = /\b(?:them|they|all|both|each|those)\b/i;

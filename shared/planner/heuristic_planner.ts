@@ -68,6 +68,7 @@ import { scoreSaid } from "./score_said.ts";
 import { pointsThere, thereBefore } from "./pointing_there.ts";
 import {
   asksAboutWritersPlace,
+  describedOne,
   idsNamedEarlier,
   locatesWriter,
   PLACE_OF_NUMBER,
@@ -656,8 +657,7 @@ function rescored(
   const named = typedThings(tools)
     .map(({ thing }) => thingNamed(thing).exec(message)?.[0])
     .find((phrase) => phrase !== undefined) ??
-    inOrder(message, tools) ??
-    /\b(?:the|my|our)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+one\b/iu.exec(message)?.[0];
+    inOrder(message, tools) ?? describedOne(message);
   const asked = `record a score of ${said.score}${named ? ` for ${named}` : ""}`;
   const { plan, missing } = choose(asked, readMessage(asked, { verbs }), steps);
   if (plan.length > 0) return { steps: plan };

@@ -167,8 +167,10 @@ function keptNamed(
   const numbered = words.length > 1 && NUMBER_WORDS.has(words.at(-1)!);
   const named = numbered ? words.slice(0, -1) : words;
   if (named.length === 0) return null;
-  const holds = (fact: string) =>
-    named.every((word) => stems(fact).includes(word)) && (!numbered || /\d/.test(fact));
+  const holds = (fact: string) => {
+    const kept = stems(fact);
+    return named.every((word) => kept.includes(word)) && (!numbered || /\d/.test(fact));
+  };
   return memory.some(holds) ? match : null;
 }
 
