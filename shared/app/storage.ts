@@ -13,6 +13,7 @@ import {
   readMigrationsToApply,
 } from "../store/migrations.ts";
 import { SqlConversationStore } from "../store/sql_conversation_store.ts";
+import { keepStatistics, refreshStaleStatistics } from "../store/table_statistics.ts";
 import { onFirstUse } from "./on_first_use.ts";
 
 /** What `openDatabase` uses of the PGlite adapter's module, `pglite_worker_sql.ts`. */
@@ -87,27 +88,11 @@ export async function prepareDatabase(
     await assertSchema(sql);
   }
   if (config.database.kind !== "pglite") return sql;
-  // PGlite runs no autovacuum: statistics are refreshed after migrations and on close (they
-  // are kept on disk), not on every open, where they cost a third of a second.
-  if (applied.length > 0) await sql.exec("analyze");
-  return analyzeOnClose(sql, logger);
-}
-
-/** `sql`, whose `close` first refreshes the planner's statistics (for the next start). */
-function analyzeOnClose(sql: Sql, logger: Logger): Sql {
-  return {
-    query: (text, params) => sql.query(text, params),
-    exec: (script) => sql.exec(script),
-    transaction: (fn) => sql.transaction(fn),
-    close: async () => {
-      await sql.exec("analyze").catch((error) =>
-        logger.warn("could not refresh the statistics before closing", {
-          error: describeError(error),
-        })
-      );
-      await sql.close();
-    },
-  };
+  // PGlite runs no autovacuum: stale statistics are refreshed now, as the tables grow and on
+  // close (table_statistics.ts); a fresh database's empty tables are left unanalyzed.
+  const analyzed = await refreshStaleStatistics(sql);
+  if (analyzed.length > 0) logger.info("refreshed statistics", { tables: analyzed });
+  return keepStatistics(sql, logger);
 }
 
 /** The conversation store the configuration asks for. */
