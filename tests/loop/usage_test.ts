@@ -75,7 +75,7 @@ Deno.test("maxCostUsd limits priced models only", async () => {
   await new UsageTotals().admit({ model: "gpt-4o", request: REQUEST });
 });
 
-Deno.test("the prompt counter is at or above OpenAI's o200k_base count, by at most 17 %", async () => {
+Deno.test("the prompt counter is at or above OpenAI's o200k_base count, by at most 18 %", async () => {
   const body = (request: ChatCompletionRequest) => ({
     model: "gpt-4o",
     messages: request.messages,
@@ -102,6 +102,6 @@ Deno.test("the prompt counter is at or above OpenAI's o200k_base count, by at mo
   for (const request of requests) {
     const billed = promptTokens("o200k_base", body(request)).length;
     const counted = await PROMPT_COUNTER.countRequest(request);
-    assert.ok(counted >= billed && counted <= billed * 1.17, `${counted} vs ${billed}`);
+    assert.ok(counted >= billed && counted <= billed * 1.18, `${counted} vs ${billed}`);
   }
 });
