@@ -75,7 +75,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
-      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/i,
+      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/i,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {
@@ -138,6 +138,14 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
       /^\W*(?:(?:the\s+)?(?:hours?|time)\s+difference\s+(?:between|from)\s+\p{Lu}|\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+is\s+how\s+(?:many\s+hours|far)\s+(?:ahead|behind|in\s+front)(?:\s+of)?\s+\p{Lu})/u,
     lower: true,
   },
+  // "Lima vs Oslo, hours apart?", "Denver vs Rome how many hours apart"
+  {
+    pattern:
+      /^\W*\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:vs\.?|versus)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?[,:;]?\s+(?:how\s+many\s+)?(?:hours|hrs|time)\s+(?:apart|difference|gap)\b/u,
+    lower: true,
+  },
+  // The same question after a comma, its own part: "…, hours apart?"
+  { pattern: /^\W*(?:how\s+many\s+)?(?:hours|hrs)\s+apart(?:\s+(?:are\s+they|now))?\W*$/i },
   // "what's the gap in hours, Oslo to Lima?"
   {
     pattern:

@@ -411,7 +411,10 @@ function planRead(
   // "give it 90", "75 now" after a reply naming a loop: its score.
   const scored = rescored(message, { tools, verbs, choose, steps });
   if (scored) return scored;
-  const chooseWith = (argText?: string) => choose(message, reading, steps, argText);
+  // "status of the spec": the spec loop's id, not the latest reply's (the args read "the spec loop").
+  const typed = withTypedThings(message, tools);
+  const chooseWith = (argText?: string) =>
+    choose(message, reading, steps, argText ?? (typed === message ? undefined : typed));
   // "what do I have running?": the listing of what is active.
   const runs = asksWhatRuns(message);
   const chosen = runs ? choose(runs, readMessage(runs, { verbs }), steps) : chooseWith();
@@ -654,10 +657,10 @@ function rescored(
   if (!said) return undefined;
   // "give the plan loop ninety": the thing it names goes with the score; "the non-build one", not
   // understood, too (the id is then asked for, not taken from the latest reply).
-  const named = typedThings(tools)
-    .map(({ thing }) => thingNamed(thing).exec(message)?.[0])
-    .find((phrase) => phrase !== undefined) ??
-    inOrder(message, tools) ?? describedOne(message);
+  const named = inOrder(message, tools) ??
+    typedThings(tools).map(({ thing }) => thingNamed(thing).exec(message)?.[0])
+      .find((phrase) => phrase !== undefined) ??
+    describedOne(message);
   const asked = `record a score of ${said.score}${named ? ` for ${named}` : ""}`;
   const { plan, missing } = choose(asked, readMessage(asked, { verbs }), steps);
   if (plan.length > 0) return { steps: plan };
@@ -734,11 +737,12 @@ function typedSaid(typed: TypedThing[]): RegExp {
 const typedSaidOf = new WeakMap<TypedThing[], RegExp>();
 
 /** What may stand between a thing and its score: "is at", "gets", ":". */
-const SCORE_LEAD = /^(?:\s*(?:is|gets?|should\s+get|deserves|earns|scored|at|to|[:=-]))+\s*/i;
+const SCORE_LEAD =
+  /^(?:\s*(?:is|gets?|got|should\s+get|deserve[sd]?|earn(?:s|ed)|scored|is worth|came out at|comes out at|at|to|[:=-]))+\s*/i;
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle)\s+(\p{L}+)\b|\bthe\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later))\b/iu;
+  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle|most\s+recent)\s+(\p{L}+)\b|\bthe\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later|in\s+between|in\s+the\s+middle))\b/iu;
 
 /** "number two", "loop no. 1": a thing named by its place's number. */
 const NUMBERED = /\b(?:loops?\s+)?(?:number|no\.?)\s+(one|two|three|four|1|2|3|4)\b/giu;
@@ -760,7 +764,12 @@ function inOrder(message: string, tools: readonly PlannerTool[]): string | undef
   const [thing] = things;
   // "the one I just started" is the last.
   const [place, word] = said[1] ? [said[1], said[2].toLowerCase()] : [said[5] ?? "last", said[3]];
-  return word === "one" || word === thing ? `the ${place.toLowerCase()} ${thing}` : undefined;
+  // "the most recent" is the latest, "the one I started in between" the middle one.
+  const named = place.toLowerCase().replace(/^most\s+recent$/, "latest").replace(
+    /^in\s.*/,
+    "middle",
+  );
+  return word === "one" || word === thing ? `the ${named} ${thing}` : undefined;
 }
 
 /**
@@ -953,12 +962,19 @@ function earlierUserMessages(request: MCPRequest, context: Record<string, unknow
 }
 
 /**
- * The text with each run of spaces one space and each run of line breaks one
- * line break: the grammar's patterns then never meet long runs of either.
+ * The text without emoji and emoticons ("🙏", ":)"), which say no words, with
+ * each run of spaces one space and each run of line breaks one line break:
+ * the grammar's patterns then never meet long runs of either.
  */
 function plainSpaces(text: string): string {
-  return text.replace(/[^\S\n]+/g, " ").replace(/ ?\n[\s]*/g, "\n").trim();
+  return text.replace(EMOJI, " ").replace(EMOTICON, " ").replace(/[^\S\n]+/g, " ")
+    .replace(/ ?\n[\s]*/g, "\n").trim();
 }
+
+/** A pictograph with its joiners, variation selectors and skin tones ("👍🏽", "🗑️"). */
+const EMOJI = /(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3)+/gu;
+/** A face or a heart typed in characters, standing alone: ":)", ";-)", ":D", "xD", "<3". */
+const EMOTICON = /(?<=^|\s)(?:[:;=]-?[)(DPpOo3|\/\\]+|[xX]D+|<3+|\^_?\^)(?=\s|$)/g;
 
 /** The note cut to whole lines within {@link MAX_NOTE} characters. */
 function fitNote(note: string): string {
@@ -1007,10 +1023,17 @@ function nothingPlannedNote(
     return UNKNOWN_ABOUT_YOU_NOTE;
   }
   if (reading.kind === "fragment" && REMARK.test(tokenize(message).join(" "))) return REMARK_NOTE;
+  // "please don't erase this chat": nothing to do, and said so.
+  if (KEEPS_CHAT.test(tokenize(message).join(" "))) return KEPT_CHAT_NOTE;
   if (reading.kind !== "statement") return unservedNote(tools);
   // "hi, I'm Sam"
   return opensWithGreeting(message) ? `Hello! ${statementNote(tools)}` : statementNote(tools);
 }
+
+/** "never wipe this conversation", "do NOT delete our chat". */
+const KEEPS_CHAT =
+  /^(?:please |so )?(?:do not|don t|dont|never|no need to) (?:ever )?(?:delete|erase|wipe|clear|remove|forget) (?:this|the|our) (?:whole |entire )?(?:chat|conversation|convo|thread|history|session)\b/;
+const KEPT_CHAT_NOTE = "All right: I did not delete this conversation.";
 
 /**
  * A remark about something, which asks for nothing: words, then "is", "was"…

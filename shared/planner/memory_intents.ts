@@ -48,7 +48,7 @@ const NOTE_DOWN = String
   String
     .raw`|(?:make|keep|take|save|add|leave|write) (?:a |an |this )?(?:mental |quick |short )?note(?: that| of)?\s*[:,–—-]?${AFTER_NOTE}` +
   String
-    .raw`|keep track of the fact(?: that)?|keep track (?:of )?that|remember to (?:note|write down|jot down)(?: that)?|keep in mind${ABOUT_WRITER}|(?:you (?:must|should|need to|have to) )?remember for me(?: that)?)`;
+    .raw`|note(?=\s+(?:my|our)\s+[^.?!]*?\b(?:is|are|was|were)\b)|keep track of the fact(?: that)?|keep track (?:of )?that|remember to (?:note|write down|jot down)(?: that)?|keep in mind${ABOUT_WRITER}|(?:you (?:must|should|need to|have to) )?remember for me(?: that)?)`;
 /**
  * Other ways to keep a fact: "jot down that …", "save that my car is blue"
  * (before a clause about the writer; "save that file" is no fact), "add to
@@ -68,7 +68,7 @@ const REMEMBER_BEFORE = new RegExp(
 const POINTER = String.raw`(?:that|this|it)`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in mind|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(
@@ -84,10 +84,13 @@ const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|scrub|toss|shred|ditch|get rid of|throw (?:away|out)|wipe out|clear out|clean out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|for me|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
+/** The conversation itself: "this chat", "our whole discussion", "the entire thread". */
+const THIS_CHAT = String
+  .raw`(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire|our entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|chat session|conversation history|conversation log|history)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|all (?:the )?messages (?:in|of)\s+)?(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|chat session|conversation history|conversation log|history)(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? (?:this|the|our) (?:session|conversation|chat|thread|chat history) (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|all (?:the )?messages (?:in|of)\s+)?${THIS_CHAT}(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? ${THIS_CHAT} (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed|binned|trashed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
@@ -120,7 +123,7 @@ const CLEAR_MEMORY = new RegExp(
     String
       .raw`|${WIPE_VERB}\s+(?:everything|all|what|whatever)\s+${YOU_KEPT}(?:\s+(?:about|on) me)?` +
     String
-      .raw`|${WIPE_VERB}\s+(?:(?:all(?: of)?|every one of) (?:my|the)|my)\s+(?:saved\s+|stored\s+|remembered\s+)?(?:facts|details|memories|info|information)(?:\s+(?:about me|${YOU_KEPT}))?` +
+      .raw`|${WIPE_VERB}\s+(?:(?:all(?: of)?|every one of) (?:my|the)|my)\s+(?:saved\s+|stored\s+|remembered\s+)?(?:facts|details|memories|info|information)(?:\s+(?:about me|${YOU_KEPT}))?(?:\s+(?:from|in|out of)\s+(?:your\s+|my\s+|the\s+)?memory)?` +
     String
       .raw`)(?:[\s,]+(?:please|now|for now|for good|completely|entirely|permanently))*[\s.!?]*$`,
   "i",
@@ -354,7 +357,9 @@ function factToKeep(message: string, previous: string | undefined): string | und
   if (REMEMBER_POINTER.test(message)) {
     return previous?.trim() ? factToKeep(previous, undefined) ?? previous : undefined;
   }
-  const fact = REMEMBER_AFTER.exec(message)?.[1] ?? REMEMBER_BEFORE.exec(message)?.[1];
+  const fact = (REMEMBER_AFTER.exec(message)?.[1] ?? REMEMBER_BEFORE.exec(message)?.[1])
+    // "fyi I'm vegetarian, keep that in mind": the aside is no part of the fact.
+    ?.replace(/^(?:fyi|btw|by the way|just so you know|for your info(?:rmation)?)[\s,:–—-]+/i, "");
   return fact && /[\p{L}\p{N}]/u.test(fact) && !NO_FACT.test(fact.trim()) ? fact : undefined;
 }
 

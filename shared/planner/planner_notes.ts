@@ -20,12 +20,16 @@ const CAPABILITY_QUESTIONS = [
   /^(?:help|menu|commands|tools|capabilities)$/,
   // "I'm lost, help"
   /^(?:i m|i am|im) (?:lost|confused|stuck)(?: help(?: me)?)?$/,
+  // "confused, what is this?", "how does this work": the app itself asked about.
+  /^(?:(?:i m|i am|im) )?(?:(?:lost|confused|new|new here|stuck) )?(?:what (?:s|is) this(?: (?:thing|app|bot|tool|place))?|how (?:does|do) (?:this|it|you) work)$/,
   /^(?:what|who) are you$/,
   /^(?:can|could) you help(?: me)?$/,
   // "can you do anything besides telling the time?"
   /\b(?:can|could) you do (?:anything|something|more|other things)(?: else)? (?:besides|other than|apart from|except|than)\b/,
   /\bwhat (?:else )?(?:can|could) (?:you|u|i|it|(?:this|the) (?:bot|app|assistant|thing)) (?:do|ask|help|use)\b/,
-  /\bwhat (?:do|are) you (?:do|able|capable|good|for|offer)\b/,
+  /\bwhat (?:do|are|r) you (?:(?:even|actually|really|exactly|meant|supposed) )?(?:do|able|capable|good|for|offer)\b/,
+  // "what stuff can you help me with", "which things can it do"
+  /\b(?:what|which) (?:stuff|things|tasks|jobs) (?:can|could|do) (?:you|it) (?:do|help|handle)\b/,
   /\bhow (?:can|could|do|would) you help\b/,
   /\bwhat (?:s|is|are) (?:possible|available)\b/,
   /\b(?:your|which|what|any other|other) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
@@ -34,6 +38,8 @@ const CAPABILITY_QUESTIONS = [
   /\bwhat (?:do|should|can) i (?:type|say|write|ask)(?: (?:here|you))?$/,
   // "can you remember things?", "are you able to forget stuff": a tool asked about, nothing named.
   /^(?:(?:can|could|will) you|are you able to) (?:remember|forget|store|save|keep|delete) (?:things|stuff|anything|facts|information|info|notes)(?: (?:about me|for me|i tell you))?$/,
+  // "is it possible for you to erase our chat?": whether a tool does it, not a request to.
+  /^(?:is it possible(?: for you)? to|(?:can|could) you (?:even|actually|ever)|are you able to|do you know how to) (?:erase|delete|clear|wipe|remove|forget) (?:our|this|the|my) (?:chat|conversation|convo|thread|history|messages)$/,
 ];
 
 /** Whether the message asks what the assistant can do. */
@@ -161,7 +167,7 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
 /** Words that acknowledge what was said ("ok, great"). */
 const ACKNOWLEDGING = new Set(
   ("ok okay great cool perfect awesome excellent brilliant alright nice lovely " +
-    "so very much sweet work job good yay then lol haha hehe lmao").split(" "),
+    "so very much sweet work job good yay then lol haha hehe lmao ah oh neat gotcha").split(" "),
 );
 
 /** The note for a question about the writer that neither memory nor earlier messages answer. */
@@ -181,7 +187,7 @@ export function asksAnotherTime(message: string): boolean {
 }
 
 const ANOTHER_TIME =
-  /\b(?:when|if|once) it (?:s|is|will be|gets to) (?:\d{1,2}(?: \d{2})? ?(?:am|pm|o clock)?|noon|midnight|midday)\b|\bconvert \d{1,2}(?: \d{2})? ?(?:am|pm)?\b|\b\d{1,2}(?: \d{2})? ?(?:am|pm) (?:in|for) \w+ (?:is|would be|will be) (?:what|when)\b/;
+  /\b(?:when|if|once) (?:it (?:s|is|will be|gets to)|its) (?:\d{1,2}(?: \d{2})? ?(?:am|pm|o clock)?|noon|midnight|midday)\b|\bconvert \d{1,2}(?: \d{2})? ?(?:am|pm)?\b|\b\d{1,2}(?: \d{2})? ?(?:am|pm) (?:in|for) \w+ (?:is|would be|will be) (?:what|when)\b/;
 
 /** The note for a message that takes back what it asked ("never mind"). */
 export const LET_GO_NOTE =
@@ -195,13 +201,16 @@ export function greetingNote(message: string): string {
   const words = new Set(said.split(" "));
   if (
     ["thanks", "thank", "cheers", "helpful", "appreciated", "appreciate", "ta", "star", "legend"]
+      .concat(["merci", "gracias", "danke", "grazie", "obrigado", "obrigada"])
       .some((
         word,
       ) => words.has(word))
   ) {
     return "You're welcome.";
   }
-  const seeYou = words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word));
+  // "see you", "ok see you later" (not "nice to see you").
+  const seeYou = /^(?:(?:ok|okay|alright|right|well) )*see (?:you|ya)\b/.test(said) ||
+    (words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word)));
   if (seeYou || ["bye", "goodbye", "have", "night"].some((word) => words.has(word))) {
     return "Goodbye!";
   }

@@ -137,9 +137,11 @@ export function comparesWithEarlier(written: string): "that" | "both" | "two" | 
  * of them finished?" ("several"); undefined for any other message.
  */
 export function asksStateOfEarlier(written: string): "one" | "several" | undefined {
-  const words = tokenize(withoutLeadingPleasantries(written)).join(" ");
-  if (words.split(" ").length > 10) return undefined;
-  const state = STATE_OF_EARLIER.exec(words);
+  const text = withoutLeadingPleasantries(written);
+  // "this is dragging, has it stalled?": a remark, then the question.
+  const remark = /^([^,;:.?!—–]+)[,;:.!—–]+\s*([^,;:.!—–]+?)\W*$/.exec(text);
+  const state = stateAsked(text) ??
+    (remark && isRemark(remark[1]) ? stateAsked(remark[2]) : undefined);
   if (!state) return undefined;
   return /\b(?:them|they|any|anything|all|either|both|each|those)\b/.test(
       state[1] ?? state[2] ?? state[3] ?? "",
@@ -148,10 +150,22 @@ export function asksStateOfEarlier(written: string): "one" | "several" | undefin
     : "one";
 }
 
+function stateAsked(text: string): RegExpExecArray | undefined {
+  const words = tokenize(text).join(" ");
+  return words.split(" ").length > 10 ? undefined : STATE_OF_EARLIER.exec(words) ?? undefined;
+}
+
+/** A short remark that asks for nothing: "this is dragging", "feels slow" (not "list them"). */
+function isRemark(text: string): boolean {
+  const words = tokenize(text);
+  return words.length > 0 && words.length <= 8 && !/\d/.test(text) &&
+    !(isKnownVerb(words[0]) && !words[0].endsWith("s")) && !WH_WORDS.has(words[0]);
+}
+
 const STATE_OF_EARLIER = new RegExp(
   String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
     String
-      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|stuck|reached|running|still active|active|(?:hit|reach|reached) the (?:target|threshold|goal))(?: it)?(?:\s+(?:yet|already|now))?` +
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|plateau\w*|stall\w*|stuck|reached|running|still active|active|going nowhere|(?:hit|reach|reached|clear|cleared|make|made|meet|met|beat|pass|passed) the (?:target|threshold|goal|bar|mark|cut))(?: it)?(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target(?: score)?|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
     // "status on both of them?", "progress on each?"
@@ -182,7 +196,11 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|(?:what|which) (?:type|kind) (?:of loop )?(?:is|was) (it|that|this|that one|this one)` +
     String
       .raw`|what should (?:i|we) do (?:next|now)|what do (?:i|we) do (?:next|now)|now what|what now` +
-    String.raw`)(?:\s+(?:please|pls|thanks|thx))?\s*$`,
+    // "which iteration am I on?", "what round are we at now?"
+    String
+      .raw`|(?:which|what) (?:iteration|round|try|attempt|step) (?:am i|are we|is it|is that|s it) (?:on|at|in)(?: (?:now|right now))?` +
+    // "is it done or what?", "has it passed or not?"
+    String.raw`)(?: or (?:what|not|no))?(?:\s+(?:please|pls|thanks|thx))?\s*$`,
 );
 
 /**
@@ -301,12 +319,14 @@ const GREETING = new Set(
     "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
     "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
     "no worries sweet nice work job then yay nah nope anyway appreciated appreciate it really bunch " +
-    "ton heaps lol haha hehe lmao ta star legend re im off to bed right helped for now many hiya talk")
+    "ton heaps lol haha hehe lmao ta star legend re im off to bed right helped for now many hiya talk " +
+    // Words of other languages every chat knows, a friend addressed, "ah ok neat".
+    "merci beaucoup gracias danke grazie obrigado obrigada buddy bro dude pal ah oh neat gotcha")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps lol haha hehe lmao re im off to bed right helped for now talk"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh"
     .split(" "),
 );
 

@@ -48,7 +48,9 @@ export function scoreSaid(written: string): SaidScore | undefined {
  * "nailed it — 99" (a remark of eight words at most, with no number and no verb that asks).
  */
 function afterRemark(text: string): RegExpExecArray | null {
-  const said = /^(.+?)(?:[,;:…]|\.{2,}|\.(?=\s)|\s[—–-]|\s+so)\s+([^,;:…]+)$/.exec(text);
+  const said = /^(.+?)(?:[,;:…]|\.{2,}|\.(?=\s)|\s[—–-]|\s*(?:->|→|=>)|\s+so)\s+([^,;:…]+)$/.exec(
+    text,
+  );
   const words = tokenize(said?.[1] ?? "");
   // "looks decent" describes; "look at it" would ask; "my code review went badly" is about the
   // writer, not the draft.
@@ -89,10 +91,15 @@ const SCORED = alternatives(
   "that",
   "this one",
   "that one",
-  String.raw`the\s+(?:one|loop)\s+(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began)(?:\s+\w+)?`,
+  String
+    .raw`the\s+(?:one|loop)\s+(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began)(?:\s+in\s+(?:between|the\s+middle)|\s+\w+)?`,
   String
     .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision)`,
 );
+
+/** Who reviews a draft. */
+const REVIEWER =
+  "reviewers?|review|teacher|tutor|tester|qa|grader|judge|examiner|editor|mentor|prof|professor";
 
 const WHO = String
   .raw`(?:(?:i|i'd|i would|i'll|i will|i'm|im|i am|we|we'd|we would|we'll|we will|we're|we are)\s+)?`;
@@ -104,7 +111,7 @@ const ASKING = alternatives(
   // "i rate 77" (after the thing was named).
   String.raw`${WHO}(?:rate|grade|score|mark)`,
   String
-    .raw`${WHO}(?:put|set|bump|raise|lower|drop|move|change|update|call|make)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to|on))?`,
+    .raw`${WHO}(?:put|set|bump(?:ed)?|raise[ds]?|lower(?:ed)?|drop(?:ped)?|move[ds]?|change[ds]?|update[ds]?|call(?:ed)?|make|made)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to|on))?`,
   String
     .raw`(?:go|going|settle|land)\s+(?:with|on|for)|(?<=(?:gonna|going to|i'll|let's|lets)\s+)go`,
   // "quality is about 83%".
@@ -113,13 +120,19 @@ const ASKING = alternatives(
   String.raw`${WHO}(?:put(?:\s+down)?|give|slap|stick|write\s+down)`,
   // "this attempt: 58".
   String.raw`${SCORED}\s*[:=-]`,
-  String.raw`${SCORED}(?:\s+(?:deserves?|earns?|merits|is worth|gets)|'s\s+worth)`,
+  // "this draft only deserves a 47", "now its worth 86", "it came out at 58".
+  String
+    .raw`${SCORED}(?:\s+(?:only|really|just|probably|definitely|easily|barely|still|now|surely))?(?:\s+(?:deserved?s?|earn(?:s|ed)?|merit(?:s|ed)?|is worth|was worth|gets|came out at|comes out at|ended up at|landed at)|(?:'s|s|\s+is)\s+(?:now\s+)?worth)`,
   String
     .raw`(?:(?:my|our|the|final)\s+)?(?:score|rating|grade|mark|verdict)(?:\s*[:=-]|\s+is|\s+of|(?=\s+\d))`,
+  // "the reviewer says 70", "my boss gave it 64": a score someone gave (what a boss says may be a
+  // time).
+  String
+    .raw`(?:(?:the|my|our)\s+)?(?:(?:${REVIEWER})\s+(?:says?|said|gave|gives)|(?:${REVIEWER}|boss|manager|client|customer|team|lead)\s+(?:gave|gives|rated|scored)\s+${SCORED}(?:\s+(?:at|as))?)`,
   // "the right number is 29": a correction.
   String.raw`the\s+(?:right|real|correct|actual)\s+(?:number|score)\s*(?:[:=-]|is)`,
   // "record 55 for it", "log 70": a verb of writing a score down.
-  String.raw`${WHO}(?:record|log|note|jot\s+down)`,
+  String.raw`${WHO}(?:record|log|note|jot(?:\s+down)?|write\s+down|enter|track)`,
   // "my score for this round: 64".
   String
     .raw`(?:my\s+)?(?:score|rating|grade|mark)\s+for\s+(?:this|the|that)\s+(?:round|draft|version|one|iteration|attempt)\s*(?:[:=-]|is)`,
@@ -146,7 +159,7 @@ const SCALE = String
   .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|instead|then|please|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|more or less|give or take|or thereabouts|(?:log|record|note|save|track)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.

@@ -313,7 +313,10 @@ function namesOtherThing(
   [tool, ...kin]: readonly PlannerTool[],
   profile: ToolProfile,
 ): boolean {
-  const rest = clause.words.slice(1);
+  // "every loop I own": the object is before the clause about the writer.
+  const said = clause.words.slice(1);
+  const writer = said.findIndex((word, i) => i > 0 && (word === "i" || word === "we"));
+  const rest = writer < 0 ? said : said.slice(0, writer);
   if (rest.some((word) => CLAUSE_OPENERS.has(word))) return false;
   const object = rest.findLast((word) =>
     word.length > 1 && !/^\d/.test(word) && !STOP_WORDS.has(word)

@@ -27,9 +27,18 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   timezone: "time zone",
   timezones: "time zones",
   dont: "don't",
+  youve: "you've",
+  youre: "you're",
+  youll: "you'll",
   cant: "can't",
   didnt: "didn't",
   gm: "good morning",
+  mornin: "morning",
+  cya: "see you",
+  tmrw: "tomorrow",
+  tmr: "tomorrow",
+  bday: "birthday",
+  hrs: "hours",
   gn: "good night",
   gnight: "good night",
   nite: "night",
@@ -83,14 +92,24 @@ const WORD = /(?<![\p{L}\p{N}.'’])[\p{L}\p{N}]+(?![\p{L}\p{N}'’]|\.\p{L})/gu
 
 /** The text with chat shorthand spelled out and misspellings corrected ("pls forget ur notes" → "please forget your notes"). */
 export function spelledOut(text: string): string {
-  return text.replace(WORD, (word) => spelling(word) ?? word);
+  return text.replace(WORD, (word) => spelling(word) ?? word).replace(R_YOU, "$1are");
 }
+
+/** "r" for "are", only in "how r you", "what r you", "r you" (it is also the language R). */
+const R_YOU = /(^|\b(?:how|what|where|who|why|when)\s+)r(?=\s+(?:you|we|they)\b)/gi;
 
 function spelling(word: string): string | undefined {
   const lower = word.toLowerCase();
   // "heyyy", "sooo": a chat word with its last letter drawn out (not an id: "5093baaa").
   const drawn = lower.replace(/(\p{L})\1{2,}$/u, "$1");
-  return SHORTHAND[lower] ?? TYPOS[lower] ?? (DRAWN_OUT.has(drawn) ? drawn : undefined);
+  return SHORTHAND[lower] ?? TYPOS[lower] ?? (DRAWN_OUT.has(drawn) ? drawn : laugh(lower));
+}
+
+/** A laugh however long: "hahaha", "lmaooo", "loool", "hehe" ("lol" for all but "haha" and "hehe"). */
+function laugh(word: string): string | undefined {
+  if (/^(?:ha){2,}h?$|^a?ha(?:ha)+$/.test(word)) return "haha";
+  if (/^(?:he){2,}h?$/.test(word)) return "hehe";
+  return /^lo{2,}l$|^lmf?ao+$|^rofl$/.test(word) ? "lol" : undefined;
 }
 
 /** Chat words whose last letter is drawn out ("heyyy", "noooo", "thxxx"). */

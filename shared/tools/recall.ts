@@ -244,10 +244,10 @@ const MEMORY_ASK_OPENING = String
   .raw`^(?:(?:ok|okay|so|and|hey|hi|hello|now|please|then|also|thanks|thank you|cheers|great|cool|perfect|alright)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e|pull up|bring up)\s+)?`;
 /** After it: "now", "please", "so far". */
 const MEMORY_ASK_END = String
-  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|lol|in there|in your memory))*$`;
+  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|lol|in there|in your memory|at all))*$`;
 /** Whose: "about me", "stored on me", "about myself" (not "about Tokyo": that is a topic). */
 const ON_ME = String
-  .raw`(?:\s+(?:stored|saved|kept|on file))?\s+(?:about|of|on|for) (?:me|myself|us)`;
+  .raw`(?:\s+(?:stored|saved|kept|on file))?\s+(?:about|of|on|for|regarding|concerning) (?:me|myself|us)`;
 const ABOUT_ME = String.raw`(?:\s+(?:so far|already|yet))?(?:${ON_ME})?`;
 /**
  * The verbs of keeping something in mind, as a question about the memory uses
@@ -267,7 +267,12 @@ const ASKS_MEMORY = [
     .raw`(?:what|anything) (?:do|did|have) you (?:have|got)(?: (?:saved|stored|kept|on file))? (?:about|on|of) me`,
   // "do you remember things about me", "do you have any info on me"
   String
-    .raw`do you (?:${KEPT}|have) (?:anything|things|stuff|much|something|any (?:info|information|details|facts|data))${ABOUT_ME}`,
+    .raw`do you (?:${KEPT}|have|hold|keep) (?:anything|things|stuff|much|something|any (?:info|information|details|facts|data))${ABOUT_ME}`,
+  // "anything on file about me", "the stuff you saved regarding me"
+  String
+    .raw`(?:anything|something|what s|what is|whats|what) (?:stored|saved|kept|on file)${ON_ME}`,
+  String
+    .raw`(?:the )?(?:stuff|things|facts|info|information|details) (?:you|u)(?: ve| have)? (?:saved|stored|kept|noted|remembered|know|got)${ON_ME}`,
   // "what is in your memory", "what's stored in my memory about me", "is there anything in it"
   String
     .raw`(?:is there )?(?:what s|what is|whats|what|anything|something) (?:stored |saved |kept |left )?(?:in|on) (?:your|my) memory(?: bank)?${ABOUT_ME}`,

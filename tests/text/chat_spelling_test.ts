@@ -26,6 +26,16 @@ Deno.test("a part of the spelled-out text maps back to what was typed", () => {
   assert.equal(asTyped(typed, "something else"), "something else");
 });
 
+Deno.test("laughs of any length are one word; 'r' is 'are' only before you, we or they", () => {
+  assert.equal(spelledOut("hahaha ok"), "haha ok");
+  assert.equal(spelledOut("lmaooo, loool"), "lol, lol");
+  assert.equal(spelledOut("how r u"), "how are you");
+  assert.equal(spelledOut("r u there"), "are you there");
+  for (const text of ["I use R for stats", "plan r&d", "hahahaX", "lolly"]) {
+    assert.equal(spelledOut(text), text);
+  }
+});
+
 Deno.test("a chat word drawn out is the word; an id or another word ending in a run of letters stays", () => {
   assert.equal(spelledOut("heyyy, sooo cool"), "hey, so cool");
   for (const text of ["loop 5093baaa", "abcdefff", "brrr", "zzz"]) {
