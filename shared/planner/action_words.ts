@@ -75,7 +75,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
-      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/i,
+      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:in\s+\p{L}+(?:\s+\p{L}+)?,?\s+)?what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/iu,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {
@@ -129,7 +129,7 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   // Riga?", "what's the difference in time between Rome and Lagos?".
   {
     pattern:
-      /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?(?:[,:]?\s+\p{Lu}|,\s*$)|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?[Tt]he\s+difference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
+      /^\W*(?:[Ww]hich\s+(?:one\s+|city\s+|place\s+|of\s+them\s+)?is\s+(?:ahead|behind|earlier|later)(?:\s+(?:now|right now))?(?:[,:]?\s+\p{Lu}|,\s*$)|[Ii]s\s+it\s+(?:later|earlier)\s+in\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+or\s+(?:in\s+)?\p{Lu}|(?:[Ww]hat(?:'s|\s+is)\s+)?(?:[Tt]he\s+)?[Dd]ifference\s+in\s+(?:time|hours)\s+(?:between|from)\s+\p{Lu})/u,
     lower: true,
   },
   // "hour difference between Oslo and Lima", "Oslo is how many hours in front of Lima".
@@ -146,6 +146,15 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   },
   // The same question after a comma, its own part: "…, hours apart?"
   { pattern: /^\W*(?:how\s+many\s+)?(?:hours|hrs)\s+apart(?:\s+(?:are\s+they|now))?\W*$/i },
+  {
+    pattern:
+      /^\W*how\s+(?:big|large|wide)\s+is\s+the\s+(?:gap|difference)(?:\s+in\s+(?:hours|time))?\W*$/i,
+  },
+  // "compare the clock in Mumbai and London"
+  {
+    pattern:
+      /^\W*(?:(?:please|pls|can\s+you|could\s+you)\s+)?compare\s+(?:the\s+)?(?:clocks?|times?|local\s+times?|hours?|time\s+zones?)\s+(?:in|of|for|between|at)\b/i,
+  },
   // "what's the gap in hours, Oslo to Lima?"
   {
     pattern:

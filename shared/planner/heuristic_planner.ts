@@ -427,7 +427,10 @@ function planRead(
     const compared = comparedWithEarlier(message, earlier, { tools, verbs, choose, steps });
     if (compared.length > plan.length) return { steps: compared };
   }
-  const state = plan.length > 0 &&
+  // A write lacking its args may be the state asked ("could I get an update on how the loop is
+  // going" is no loop to start).
+  const writeOnly = missing.length > 0 && missing.every(({ tool }) => !tool.readOnly);
+  const state = (plan.length > 0 || writeOnly) &&
     readsOfState(message, plan, { reading, earlier, tools, verbs, choose, steps, context });
   if (state) return { steps: state };
   if (plan.length + missing.length === 0) {
@@ -443,21 +446,30 @@ function planRead(
     });
     if (later) return later;
   }
-  // A write asked for beside what runs, still lacking an arg, is said so: "record a score of 90,
-  // how are my loops doing?" lists the loops and asks which one.
-  const unrunWrites = missing.filter(({ tool, refused }) => !tool.readOnly || refused);
-  if (plan.length > 0) {
-    // "When it's noon in Chicago, what time is it in Warsaw?": said to be the time now.
-    const note = unrunWrites.length > 0
-      ? missingArgsNote(unrunWrites)
-      : asksAnotherTime(message) && plan.some((step) => readsTheClock(step, tools))
-      ? ONLY_NOW_NOTE
-      : undefined;
-    return { steps: plan, ...(note ? { note } : {}) };
-  }
+  if (plan.length > 0) return withNote(plan, missing, message, tools);
   if (missing.length > 0) return { steps: [], note: missingArgsNote(missing) };
   if (reading.kind === "greeting") return { steps: [], note: greetingNote(message) };
   return undefined;
+}
+
+/**
+ * The plan, with what it leaves out: a write asked for beside what runs, still lacking an arg
+ * ("record a score of 90, how are my loops doing?" lists the loops and asks which one), or a
+ * time of day other than now ("When it's noon in Chicago, what time is it in Warsaw?").
+ */
+function withNote(
+  plan: PlannedAction[],
+  missing: readonly MissingArgs[],
+  message: string,
+  tools: readonly PlannerTool[],
+): Reply {
+  const unrunWrites = missing.filter(({ tool, refused }) => !tool.readOnly || refused);
+  const note = unrunWrites.length > 0
+    ? missingArgsNote(unrunWrites)
+    : asksAnotherTime(message) && plan.some((step) => readsTheClock(step, tools))
+    ? ONLY_NOW_NOTE
+    : undefined;
+  return { steps: plan, ...(note ? { note } : {}) };
 }
 
 /**
@@ -575,21 +587,31 @@ function stateOfEarlier(
   const message = withTypedThings(written, rechoosing.tools);
   const asked = asksStateOfEarlier(message);
   if (!asked) return [];
-  // Read as the status it asks for ("how's it going?" alone reads as a greeting).
+  // Read as the status it asks for ("how's it going?" alone reads as a greeting); "could I get an
+  // update on how the loop is going" as "what is its status" when its own words choose no read.
   const asking = `${message.replace(/[\s?.!]+$/, "")} status`;
   const read = reading.kind === "greeting" ? readMessage(asking, rechoosing) : reading;
-  const { plan } = rechoosing.choose(asking, read, rechoosing.steps, message);
+  // "the second of the three, how's it doing?": the loop in that place.
+  const placed = inOrder(typeOpened(written, rechoosing.tools), rechoosing.tools);
+  const readsFor = (text: string, reading: MessageReading) =>
+    rechoosing.choose(text, reading, rechoosing.steps, placed ?? message).plan.filter((step) =>
+      rechoosing.tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
+      (asked === "several" || Object.keys(step.args).length > 0)
+    );
   // Of the one thing named: a read that takes it ("is it done?" lists nothing).
-  const reads = plan.filter((step) =>
-    rechoosing.tools.some((tool) => tool.name === step.tool && tool.readOnly) &&
-    (asked === "several" || Object.keys(step.args).length > 0)
-  );
+  const own = readsFor(asking, read);
+  const reads = own.length > 0 || asked !== "one"
+    ? own
+    : readsFor(STATUS_ASKED, readMessage(STATUS_ASKED, rechoosing));
   if (asked === "one") return reads;
   // "status on both of them?": the read of one, for each thing the replies named.
   const each = reads.flatMap((step) => forEachNamed(step, rechoosing.tools, rechoosing.context));
   if (each.length > 1) return each.slice(0, MAX_EACH);
   return reads.length > 0 ? reads : readsOfLatest(earlier, rechoosing);
 }
+
+/** A question about the state of the thing named, in the words tools are chosen by. */
+const STATUS_ASKED = "what is its status";
 
 /** Most things one "each of them" reads. */
 const MAX_EACH = 6;
@@ -704,7 +726,10 @@ function typeOpened(written: string, tools: readonly PlannerTool[]): string {
   const part = written.replace(
     NUMBERED,
     (_, number: string) => `the ${PLACE_OF_NUMBER[number.toLowerCase()]} one`,
-  ).replace(OF_THEM, "$1 one").replace(ONE_MADE, "$1 one").replace(/(\p{L})-(?=\p{L})/gu, "$1 ");
+  ).replace(OF_THEM, "the $1 one").replace(ONE_MADE, "$1 one").replace(
+    /(\p{L})-(?=\p{L})/gu,
+    "$1 ",
+  );
   const typed = typedThings(tools);
   const opens = typed.some(({ words }) =>
     part.toLowerCase().startsWith(words) && !/^\p{L}/u.test(part.slice(words.length))
@@ -751,7 +776,7 @@ const ONE_MADE =
   /\b(the\s+(?:first|second|third|last|latest))\s+(?:one|loop)\s+(?:i|we)\s+(?:made|started|opened|began|created)\b/gi;
 /** "the first of them", "the older of the two": a place among the things named. */
 const OF_THEM =
-  /\b(the\s+(?:first|second|third|last|latest|newest|older|newer|other))\s+of\s+(?:them|those|these|both|the\s+(?:two|three)|(?:my|the)\s+loops)\b/gi;
+  /\b(?:the|that|this)\s+(first|second|third|last|latest|newest|older|newer|other)\s+of\s+(?:them|those|these|both|the\s+(?:two|three)|(?:my|the)\s+loops)\b/gi;
 
 /**
  * "the other one gets 75": the thing in that place, as "the other loop" when

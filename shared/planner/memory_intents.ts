@@ -58,17 +58,18 @@ const NOTE_DOWN = String
 const KEEP_NEW = String
   .raw`(?:(?:write|jot|note|put) down that|${NOTE_DOWN}|(?:save|store|add to (?:your )?memory) that(?=\s+(?:my|i|i'm|i've|i'd|we|we're|our)\b)|(?:save|store|remember|note|keep) (?:this|the|a) fact\s*:?|(?:write|jot|note) (?:this|that|it) down\s*:|(?:jot|log|record) (?:this|that|it)(?: down)?\s*:|(?:log|record) that${ABOUT_WRITER}|add (?:this|that) to (?:your )?memory\s*:)`;
 /** After a fact, "save that" and "store this" ask to keep it too; before one they may be about a file. */
-const KEEP_AFTER = String.raw`(?:${KEEP_VERB}|save|store|(?:don'?t|do not|never) lose|hold on to)`;
+const KEEP_AFTER = String
+  .raw`(?:${KEEP_VERB}|save|store|(?:don'?t|do not|never) lose|hold on ?to|(?<=(?:please|pls|kindly)\s+)keep|(?<=(?:please|pls|kindly)\s+)to\s+(?:remember|note|keep))`;
 
 const REMEMBER_BEFORE = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|(?:(?:a )?note )?for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
 const POINTER = String.raw`(?:that|this|it)`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since|to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?:jot|write|note|put) ${POINTER} down|keep ${POINTER} on (?:file|record)|(?<=(?:please|pls|kindly)\s+)(?:don'?t|do not) forget|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(
@@ -84,13 +85,13 @@ const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|scrub|toss|shred|ditch|get rid of|throw (?:away|out)|wipe out|clear out|clean out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|for me|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|for me|(?:from|off) (?:orbit|existence|(?:your|the) (?:servers?|memory|database|system|records))|from (?:this|the|our) (?:session|chat|conversation|thread)|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
 /** The conversation itself: "this chat", "our whole discussion", "the entire thread". */
 const THIS_CHAT = String
   .raw`(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire|our entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|chat session|conversation history|conversation log|history)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|all (?:the )?messages (?:in|of)\s+)?${THIS_CHAT}(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? ${THIS_CHAT} (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed|binned|trashed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|(?:all (?:the )?|every |each )messages? (?:of ours )?(?:in|of|from)\s+)?${THIS_CHAT}(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? ${THIS_CHAT} (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed|binned|trashed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
@@ -114,6 +115,9 @@ const CLEAR_MEMORY = new RegExp(
       .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all(?: of)?\s+|everything (?:in|from)\s+)?(?:(?:your|my)\s+)?(?:whole\s+|entire\s+)?(?:working\s+)?memor(?:y|ies)(?:\s+clean)?(?:\s+(?:about|of|on) me)?` +
     String.raw`|${WIPE_VERB}\s+(?:everything|all)(?:\s+${YOU_KEPT})?\s+about me` +
     String.raw`|forget\s+everything` +
+    // "clear out all the personal stuff you saved on me, all of it"
+    String
+      .raw`|${WIPE_VERB}\s+(?:all\s+)?(?:the\s+)?(?:personal\s+)?(?:stuff|things|facts|details|info|information)\s+(?:that\s+)?you(?:'ve| have)?\s+(?:saved|stored|kept|noted|have|got)\s+(?:about|on)\s+me(?:[\s,]+all of it)?` +
     // "forget everything I told you", "stop remembering things about me"
     String
       .raw`|${WIPE_VERB}\s+(?:everything|all(?: the things)?|all of it)\s+(?:that\s+)?i(?:'ve| have)?\s+(?:told|gave|taught|shared with)\s+you` +
@@ -151,7 +155,7 @@ const REMOVE_FROM_MEMORY = new RegExp(
 /** "delete that apartment number": a kept fact named without "memory" ({@link keptNamed}). */
 const DELETE_KEPT = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:delete|erase|remove|drop|scrap|discard|clear|get rid of|no need to (?:keep|remember)|stop (?:keeping|remembering))\s+(?:that|the|my)\s+(.+?)(?:\s+(?:now|anymore|any more|please))*[\s.!]*$`,
+    .raw`^\s*${OPENING}(?:delete|erase|remove|drop|scrap|scratch|discard|clear|get rid of|no need to (?:keep|remember)|stop (?:keeping|remembering))\s+(?:that|the|my)\s+(.+?)(?:\s+(?:from|off|out of)\s+(?:your|my|the)\s+(?:notes|memory|list))?(?:\s+(?:now|anymore|any more|please))*[\s.!]*$`,
   "is",
 );
 
@@ -359,7 +363,10 @@ function factToKeep(message: string, previous: string | undefined): string | und
   }
   const fact = (REMEMBER_AFTER.exec(message)?.[1] ?? REMEMBER_BEFORE.exec(message)?.[1])
     // "fyi I'm vegetarian, keep that in mind": the aside is no part of the fact.
-    ?.replace(/^(?:fyi|btw|by the way|just so you know|for your info(?:rmation)?)[\s,:–—-]+/i, "");
+    ?.replace(
+      /^(?:fyi|btw|by the way|heads up|just so you know|for your info(?:rmation)?)[\s,:–—-]+/i,
+      "",
+    );
   return fact && /[\p{L}\p{N}]/u.test(fact) && !NO_FACT.test(fact.trim()) ? fact : undefined;
 }
 

@@ -21,7 +21,11 @@ const CAPABILITY_QUESTIONS = [
   // "I'm lost, help"
   /^(?:i m|i am|im) (?:lost|confused|stuck)(?: help(?: me)?)?$/,
   // "confused, what is this?", "how does this work": the app itself asked about.
-  /^(?:(?:i m|i am|im) )?(?:(?:lost|confused|new|new here|stuck) )?(?:what (?:s|is) this(?: (?:thing|app|bot|tool|place))?|how (?:does|do) (?:this|it|you) work)$/,
+  /^(?:(?:i m|i am|im) |i don t (?:get it|understand) )?(?:(?:lost|confused|new|new here|stuck) )?(?:what (?:s|is) this(?: (?:thing|app|bot|tool|place))?|how (?:does|do) (?:this|it|you) work)$/,
+  // "huh?", "what?" alone: lost.
+  /^(?:huh|eh|wut|what)$/,
+  // "what's the point of you?"
+  /\bwhat (?:s|is) the point of (?:you|this(?: (?:thing|app|bot|tool))?)\b/,
   /^(?:what|who) are you$/,
   /^(?:can|could) you help(?: me)?$/,
   // "can you do anything besides telling the time?"
@@ -29,7 +33,7 @@ const CAPABILITY_QUESTIONS = [
   /\bwhat (?:else )?(?:can|could) (?:you|u|i|it|(?:this|the) (?:bot|app|assistant|thing)) (?:do|ask|help|use)\b/,
   /\bwhat (?:do|are|r) you (?:(?:even|actually|really|exactly|meant|supposed) )?(?:do|able|capable|good|for|offer)\b/,
   // "what stuff can you help me with", "which things can it do"
-  /\b(?:what|which) (?:stuff|things|tasks|jobs) (?:can|could|do) (?:you|it) (?:do|help|handle)\b/,
+  /\b(?:what|which) (?:stuff|things|tasks|jobs) (?:can|could|do|are) (?:you|it) (?:do|help|handle|able to)\b/,
   /\bhow (?:can|could|do|would) you help\b/,
   /\bwhat (?:s|is|are) (?:possible|available)\b/,
   /\b(?:your|which|what|any other|other) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
@@ -167,7 +171,9 @@ export function missingArgsNote(missing: readonly MissingArgs[]): string {
 /** Words that acknowledge what was said ("ok, great"). */
 const ACKNOWLEDGING = new Set(
   ("ok okay great cool perfect awesome excellent brilliant alright nice lovely " +
-    "so very much sweet work job good yay then lol haha hehe lmao ah oh neat gotcha").split(" "),
+    "so very much sweet work job good yay then lol haha hehe lmao ah oh neat gotcha im dead").split(
+      " ",
+    ),
 );
 
 /** The note for a question about the writer that neither memory nor earlier messages answer. */
@@ -193,21 +199,19 @@ const ANOTHER_TIME =
 export const LET_GO_NOTE =
   'All right, I left it. Ask me for something else, or "what can you do?" to see my tools.';
 
+/** Words that thank, in English and in the few other languages every chat knows. */
+const THANKING = (
+  "thanks thank cheers helpful appreciated appreciate ta star legend " +
+  "merci gracias danke grazie obrigado obrigada"
+).split(" ");
+
 /** A word back for a greeting, thanks, goodbye or acknowledgement. */
 export function greetingNote(message: string): string {
   const said = tokenize(message).join(" ");
   // "no thanks" declines what was offered.
   if (/\bno (?:thanks|thank you)\b/.test(said)) return LET_GO_NOTE;
   const words = new Set(said.split(" "));
-  if (
-    ["thanks", "thank", "cheers", "helpful", "appreciated", "appreciate", "ta", "star", "legend"]
-      .concat(["merci", "gracias", "danke", "grazie", "obrigado", "obrigada"])
-      .some((
-        word,
-      ) => words.has(word))
-  ) {
-    return "You're welcome.";
-  }
+  if (THANKING.some((word) => words.has(word))) return "You're welcome.";
   // "see you", "ok see you later" (not "nice to see you").
   const seeYou = /^(?:(?:ok|okay|alright|right|well) )*see (?:you|ya)\b/.test(said) ||
     (words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word)));

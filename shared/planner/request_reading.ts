@@ -150,9 +150,10 @@ export function asksStateOfEarlier(written: string): "one" | "several" | undefin
     : "one";
 }
 
+/** The state question the text asks, in twelve words or fewer. */
 function stateAsked(text: string): RegExpExecArray | undefined {
   const words = tokenize(text).join(" ");
-  return words.split(" ").length > 10 ? undefined : STATE_OF_EARLIER.exec(words) ?? undefined;
+  return words.split(" ").length > 12 ? undefined : STATE_OF_EARLIER.exec(words) ?? undefined;
 }
 
 /** A short remark that asks for nothing: "this is dragging", "feels slow" (not "list them"). */
@@ -165,7 +166,7 @@ function isRemark(text: string): boolean {
 const STATE_OF_EARLIER = new RegExp(
   String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
     String
-      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|plateau\w*|stall\w*|stuck|reached|running|still active|active|going nowhere|(?:hit|reach|reached|clear|cleared|make|made|meet|met|beat|pass|passed) the (?:target|threshold|goal|bar|mark|cut))(?: it)?(?:\s+(?:yet|already|now))?` +
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|plateau\w*|stall\w*|stuck|reached|running|still active|active|going nowhere|going anywhere|(?:hit|reach|reached|clear|cleared|make|made|meet|met|beat|pass|passed) the (?:target|threshold|goal|bar|mark|cut))(?: it)?(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target(?: score)?|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
     // "status on both of them?", "progress on each?"
@@ -183,7 +184,7 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|how many (?:more )?(?:tries|iterations|rounds|attempts|goes)(?: (?:are|do i|does it)(?: still)?(?: have| get)?)?(?: left| remaining)?(?: (?:on|for|in) (?:it|that|that one|this one))?` +
     // Of a thing named with its type: "how is the spec loop going?", "any progress on the plan loop?".
     String
-      .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing|looking|holding up)` +
+      .raw`|(?:how s|how is|how are)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:going|coming along|doing|looking|holding up|getting on|getting along)` +
     // "the coding loop, how's it going?"
     String
       .raw`|(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)\s+(?:how s|how is) it (?:going|doing|looking|coming along)` +
@@ -200,7 +201,10 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|(?:which|what) (?:iteration|round|try|attempt|step) (?:am i|are we|is it|is that|s it) (?:on|at|in)(?: (?:now|right now))?` +
     // "is it done or what?", "has it passed or not?"
-    String.raw`)(?: or (?:what|not|no))?(?:\s+(?:please|pls|thanks|thx))?\s*$`,
+    // "could I get an update on how the loop is progressing"
+    String
+      .raw`|(?:(?:could|can) (?:i|we) (?:get|have) )?(?:an? )?(?:update|progress report) on (?:how )?(?:it|that|this|(?:the|my|our) (?:\w+ ){0,2}(?:loop|one))(?: is (?:progressing|going|doing|coming along))?` +
+    String.raw`)(?: or (?:what|not|no|stuck|done|not yet))?(?:\s+(?:please|pls|thanks|thx))?\s*$`,
 );
 
 /**
@@ -220,9 +224,12 @@ const WHAT_RUNS = new RegExp(
     .raw`^(?:(?:so|and|ok|okay|hey)\s+)*(?:(?:what s|what is|what are|show me|show|list|is there|are there)\s+)?` +
     String
       .raw`(?:(?:what|everything|all|anything)\s+)?(?:(?:do i have|have i got|i have|i ve got|i got)\s+)?` +
-    String.raw`(?:any\s+|anything\s+)?(?:(?:my|the)\s+)?(?:(\w+)\s+(?:stuff|things|ones)\s+)?` +
     String
-      .raw`(?:running|in progress|on the go|underway|active|open|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment))?$`,
+      .raw`(?:any\s+|anything\s+)?(?:(?:my|the)\s+)?(?:(\w+)\s+(?:stuff|things|thingies|ones)\s+)?` +
+    // "everything that's still open"
+    String.raw`(?:(?:that|which)\s+(?:s|is|are)\s+)?(?:still\s+)?` +
+    String
+      .raw`(?:running|in progress|on the go|underway|active|open|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment))?(?:\s+for\s+me)?$`,
 );
 
 /** The two answers before compared with each other: "which one is ahead?", "how far apart are they?". */
@@ -321,12 +328,14 @@ const GREETING = new Set(
     "no worries sweet nice work job then yay nah nope anyway appreciated appreciate it really bunch " +
     "ton heaps lol haha hehe lmao ta star legend re im off to bed right helped for now many hiya talk " +
     // Words of other languages every chat knows, a friend addressed, "ah ok neat".
-    "merci beaucoup gracias danke grazie obrigado obrigada buddy bro dude pal ah oh neat gotcha")
+    "merci beaucoup gracias danke grazie obrigado obrigada buddy bro dude pal ah oh neat gotcha " +
+    // "oi, anybody home?", "hahaha im dead"
+    "oi anybody anyone home dead")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead"
     .split(" "),
 );
 

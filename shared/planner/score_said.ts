@@ -94,7 +94,10 @@ const SCORED = alternatives(
   String
     .raw`the\s+(?:one|loop)\s+(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began)(?:\s+in\s+(?:between|the\s+middle)|\s+\w+)?`,
   String
-    .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision)`,
+    .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision|pass)`,
+  // "the planning loop's score", "its score".
+  String
+    .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|one)'s\s+(?:score|rating|grade|mark)`,
 );
 
 /** Who reviews a draft. */
@@ -115,7 +118,7 @@ const ASKING = alternatives(
   String
     .raw`(?:go|going|settle|land)\s+(?:with|on|for)|(?<=(?:gonna|going to|i'll|let's|lets)\s+)go`,
   // "quality is about 83%".
-  String.raw`(?:the\s+)?quality\s+(?:is|s)`,
+  String.raw`(?:the\s+)?quality(?:\s+(?:is|s))?`,
   // "put 85 on this one", "give 60 to it": the verb, then the number.
   String.raw`${WHO}(?:put(?:\s+down)?|give|slap|stick|write\s+down)`,
   // "this attempt: 58".
@@ -132,7 +135,7 @@ const ASKING = alternatives(
   // "the right number is 29": a correction.
   String.raw`the\s+(?:right|real|correct|actual)\s+(?:number|score)\s*(?:[:=-]|is)`,
   // "record 55 for it", "log 70": a verb of writing a score down.
-  String.raw`${WHO}(?:record|log|note|jot(?:\s+down)?|write\s+down|enter|track)`,
+  String.raw`${WHO}(?:record|log|note|jot(?:\s+down)?|write\s+down|enter)`,
   // "my score for this round: 64".
   String
     .raw`(?:my\s+)?(?:score|rating|grade|mark)\s+for\s+(?:this|the|that)\s+(?:round|draft|version|one|iteration|attempt)\s*(?:[:=-]|is)`,
@@ -147,7 +150,9 @@ const ASKING = alternatives(
 const PLAIN = alternatives(
   String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
   String
-    .raw`(?:(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|loop|try|attempt|round)|(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*one)\s+(?:scored|got|gets|is|was|lands|comes\s+in|sits)(?:\s+at)?`,
+    .raw`(?:(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|loop|try|attempt|round|pass)|(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*one)\s+(?:scored|got|gets|is|was|lands|landed|comes\s+in|came\s+in|came\s+out|comes\s+out|sits)(?:\s+(?:at|on))?`,
+  // "we landed on 60 this round"
+  String.raw`we\s+(?:landed|ended\s+up)\s+(?:on|at)`,
   "scored?",
   "got",
 );
@@ -159,13 +164,13 @@ const SCALE = String
   .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|more or less|give or take|or thereabouts|(?:log|record|note|save|track)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|more or less|give or take|or thereabouts|(?:log|record|note|save)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.
   String
     .raw`^\W*(?:(?:${HEDGE}|${SCORED}\s*,)\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +
     String
-      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?<half>\s+and\s+a\s+half)?(?:-?ish)?${SCALE}?(?:[\s,!]+${ENDING})*[\s.!]*$`,
+      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?<half>\s+and\s+a\s+half)?(?:-?ish)?${SCALE}?(?:[\s,!—–-]+${ENDING})*[\s.!]*$`,
   "iu",
 );

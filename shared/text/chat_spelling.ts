@@ -36,6 +36,7 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   mornin: "morning",
   cya: "see you",
   tmrw: "tomorrow",
+  ttyl: "talk to you later",
   tmr: "tomorrow",
   bday: "birthday",
   hrs: "hours",
@@ -92,10 +93,15 @@ const WORD = /(?<![\p{L}\p{N}.'’])[\p{L}\p{N}]+(?![\p{L}\p{N}'’]|\.\p{L})/gu
 
 /** The text with chat shorthand spelled out and misspellings corrected ("pls forget ur notes" → "please forget your notes"). */
 export function spelledOut(text: string): string {
-  return text.replace(WORD, (word) => spelling(word) ?? word).replace(R_YOU, "$1are");
+  return text.replace(R_U, "are").replace(WORD, (word) => spelling(word) ?? word)
+    .replace(R_YOU, "$1are");
 }
 
-/** "r" for "are", only in "how r you", "what r you", "r you" (it is also the language R). */
+/**
+ * "r" for "are": before "u" ("which things r u able to do"), or after a question word before
+ * "you", "we" or "they" ("how r you"); the language R stays ("I code in R you know").
+ */
+const R_U = /(?<![\p{L}\p{N}'’.])r(?=\s+u\b)/giu;
 const R_YOU = /(^|\b(?:how|what|where|who|why|when)\s+)r(?=\s+(?:you|we|they)\b)/gi;
 
 function spelling(word: string): string | undefined {

@@ -241,7 +241,7 @@ const CLOSE_TO_BEST = 0.75;
 
 /** Before a question about the memory: "ok", "so", "can you tell me", "list", "remind me". */
 const MEMORY_ASK_OPENING = String
-  .raw`^(?:(?:ok|okay|so|and|hey|hi|hello|now|please|then|also|thanks|thank you|cheers|great|cool|perfect|alright)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e|pull up|bring up)\s+)?`;
+  .raw`^(?:(?:ok|okay|so|and|hey|hi|hello|now|please|then|also|thanks|thank you|cheers|great|cool|perfect|alright)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e|pull up|bring up|dump(?: out)?|spit out|print(?: out)?)\s+)?`;
 /** After it: "now", "please", "so far". */
 const MEMORY_ASK_END = String
   .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|lol|in there|in your memory|at all))*$`;
@@ -259,7 +259,7 @@ const KEPT = String
 const ASKS_MEMORY = [
   // "what do you know about me", "everything you remember", "what exactly have you saved"
   String
-    .raw`(?:what|everything|anything|all|things|how much|how many (?:things|facts))(?: else| exactly| really| actually)?(?: (?:do|did|have|can|could) you| (?:you|u)(?: ve| have)?)(?: still| already)? ${KEPT}`,
+    .raw`(?:what|whatever|everything|anything|all|things|how much|how many (?:things|facts))(?: else| exactly| really| actually)?(?: (?:do|did|have|can|could) you| (?:you|u)(?: ve| have)?)(?: still| already)? ${KEPT}`,
   // "what's stored about me", "what is known about me"
   String.raw`(?:what s|what is|whats|what) (?:stored|saved|kept|remembered|known)${ON_ME}`,
   // "what do you have on me", "do you have anything saved about me"
