@@ -18,7 +18,7 @@ type Encoding = typeof import("gpt-tokenizer/encoding/cl100k_base");
 export type Cl100kBound = Pick<Encoding, "encode" | "decode" | "countTokens" | "encodeChat">;
 
 /** How many of cl100k_base's ranks are kept. */
-export const KEPT_RANKS = 27_000;
+export const KEPT_RANKS = 25_000;
 
 interface GptEncodingModule {
   GptEncoding: {

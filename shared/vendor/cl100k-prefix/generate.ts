@@ -5,7 +5,7 @@
  */
 import ranks from "../gpt-tokenizer/bpeRanks/cl100k_base.js";
 
-export const PREFIX = 27_000;
+export const PREFIX = 25_000;
 
 if (import.meta.main) {
   const first = (ranks as (string | number[])[]).slice(0, PREFIX);
