@@ -75,7 +75,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
-      /^\W*(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:in\s+\p{L}+(?:\s+\p{L}+)?,?\s+)?what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/iu,
+      /^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:in\s+\p{L}+(?:\s+\p{L}+)?,?\s+)?what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/iu,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {
@@ -142,6 +142,12 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   {
     pattern:
       /^\W*\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:vs\.?|versus)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?[,:;]?\s+(?:how\s+many\s+)?(?:hours|hrs|time)\s+(?:apart|difference|gap)\b/u,
+    lower: true,
+  },
+  // "Mumbai + Dubai clocks side by side"
+  {
+    pattern:
+      /^\W*\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s*(?:\+|&|\band\b|\bvs\.?)\s*\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:clocks|times|local\s+times)\b/u,
     lower: true,
   },
   // The same question after a comma, its own part: "…, hours apart?"
@@ -215,13 +221,13 @@ export function namesCapitalised(part: string): string {
 }
 const NOT_NAMES = new Set([
   ...STOP_WORDS,
-  ..."ahead behind hours hrs hour many much how far apart between compared versus vs than later earlier time clock difference gap front right now here today one city place or not"
+  ..."ahead behind hours hrs hour many much how far apart between compared versus vs than later earlier time clock clocks times difference gap front right now here today one city place or not side"
     .split(" "),
 ]);
 
 /** A word every lower-case pattern of {@link ASKS_THE_TIME} holds. */
 const LOWER_READ =
-  /\b(?:ahead|behind|front|hours?|hrs|between|later|earlier|clock|gap|difference)\b/i;
+  /\b(?:ahead|behind|front|hours?|hrs|between|later|earlier|clocks?|gap|difference)\b/i;
 
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */
 export function impliedWords(written: string): string[] {

@@ -411,10 +411,12 @@ function planRead(
   // "give it 90", "75 now" after a reply naming a loop: its score.
   const scored = rescored(message, { tools, verbs, choose, steps });
   if (scored) return scored;
-  // "status of the spec": the spec loop's id, not the latest reply's (the args read "the spec loop").
+  // "status of the spec": the spec loop's id, not the latest reply's (the args read "the spec loop");
+  // "if it's noon here in Chicago what's the time in Paris": the place asked after.
   const typed = withTypedThings(message, tools);
+  const asked = asksAnotherTime(message) ? ASKED_AFTER.exec(message)?.[0] : undefined;
   const chooseWith = (argText?: string) =>
-    choose(message, reading, steps, argText ?? (typed === message ? undefined : typed));
+    choose(message, reading, steps, argText ?? asked ?? (typed === message ? undefined : typed));
   // "what do I have running?": the listing of what is active.
   const runs = asksWhatRuns(message);
   const chosen = runs ? choose(runs, readMessage(runs, { verbs }), steps) : chooseWith();
@@ -609,6 +611,9 @@ function stateOfEarlier(
   if (each.length > 1) return each.slice(0, MAX_EACH);
   return reads.length > 0 ? reads : readsOfLatest(earlier, rechoosing);
 }
+
+/** The question after a time of day said first: "… what's the time in Paris". */
+const ASKED_AFTER = /\bwhat(?:'s|s|\s+is)?\s+(?:the\s+)?time\b.*$/is;
 
 /** A question about the state of the thing named, in the words tools are chosen by. */
 const STATUS_ASKED = "what is its status";
@@ -1057,7 +1062,7 @@ function nothingPlannedNote(
 
 /** "never wipe this conversation", "do NOT delete our chat". */
 const KEEPS_CHAT =
-  /^(?:please |so )?(?:do not|don t|dont|never|no need to) (?:ever )?(?:delete|erase|wipe|clear|remove|forget) (?:this|the|our) (?:whole |entire )?(?:chat|conversation|convo|thread|history|session)\b/;
+  /^(?:please |so )?(?:do not|don t|dont|never|no need to) (?:ever )?(?:delete|erase|wipe|clear|remove|forget|bin|trash|scrap|nuke) (?:this|the|our) (?:whole |entire )?(?:chat|conversation|convo|thread|history|session|talk)\b/;
 const KEPT_CHAT_NOTE = "All right: I did not delete this conversation.";
 
 /**

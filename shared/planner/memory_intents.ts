@@ -48,7 +48,7 @@ const NOTE_DOWN = String
   String
     .raw`|(?:make|keep|take|save|add|leave|write) (?:a |an |this )?(?:mental |quick |short )?note(?: that| of)?\s*[:,–—-]?${AFTER_NOTE}` +
   String
-    .raw`|note(?=\s+(?:my|our)\s+[^.?!]*?\b(?:is|are|was|were)\b)|keep track of the fact(?: that)?|keep track (?:of )?that|remember to (?:note|write down|jot down)(?: that)?|keep in mind${ABOUT_WRITER}|(?:you (?:must|should|need to|have to) )?remember for me(?: that)?)`;
+    .raw`|note(?=\s+(?:my|our)\s+[^.?!]*?\b(?:is|are|was|were)\b)|keep track of the fact(?: that)?|keep track (?:of )?that|keep on file(?: that)?|remember to (?:note|write down|jot down)(?: that)?|keep in mind${ABOUT_WRITER}|(?:you (?:must|should|need to|have to) )?remember for me(?: that)?)`;
 /**
  * Other ways to keep a fact: "jot down that …", "save that my car is blue"
  * (before a clause about the writer; "save that file" is no fact), "add to
@@ -66,10 +66,11 @@ const REMEMBER_BEFORE = new RegExp(
     .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|(?:(?:a )?note )?for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
-const POINTER = String.raw`(?:that|this|it)`;
+/** What was said, pointed at: "that", "this info", "it". */
+const POINTER = String.raw`(?:that|this|it)(?:\s+(?:info|information|fact|detail|bit|one))?`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since|to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?:jot|write|note|put) ${POINTER} down|keep ${POINTER} on (?:file|record)|(?<=(?:please|pls|kindly)\s+)(?:don'?t|do not) forget|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since|to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?:jot|write|note|put) ${POINTER} down|keep ${POINTER} on (?:file|record)|file ${POINTER} away(?: somewhere)?|commit ${POINTER} to (?:your\s+)?memory|hang on ?to ${POINTER}|(?<=(?:please|pls|kindly)\s+)(?:don'?t|do not) forget|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(
@@ -85,10 +86,10 @@ const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|scrub|toss|shred|ditch|get rid of|throw (?:away|out)|wipe out|clear out|clean out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|for me|(?:from|off) (?:orbit|existence|(?:your|the) (?:servers?|memory|database|system|records))|from (?:this|the|our) (?:session|chat|conversation|thread)|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|for me|(?:from )?today|(?:from|off) (?:orbit|existence|(?:your|the) (?:servers?|memory|database|system|records))|from (?:this|the|our) (?:session|chat|conversation|thread)|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
 /** The conversation itself: "this chat", "our whole discussion", "the entire thread". */
 const THIS_CHAT = String
-  .raw`(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire|our entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|chat history|chat log|chat session|conversation history|conversation log|history)`;
+  .raw`(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire|our entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|back and forth|exchange|chat history|chat log|chat session|conversation history|conversation log|history)`;
 const FORGET_SESSION = new RegExp(
   String
     .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|(?:all (?:the )?|every |each )messages? (?:of ours )?(?:in|of|from)\s+)?${THIS_CHAT}(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? ${THIS_CHAT} (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed|binned|trashed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
@@ -123,7 +124,7 @@ const CLEAR_MEMORY = new RegExp(
       .raw`|${WIPE_VERB}\s+(?:everything|all(?: the things)?|all of it)\s+(?:that\s+)?i(?:'ve| have)?\s+(?:told|gave|taught|shared with)\s+you` +
     String.raw`|stop remembering\s+(?:things|anything|stuff|everything)(?:\s+about me)?` +
     String
-      .raw`|${WIPE_VERB}\s+(?:all\s+)?(?:the\s+)?(?:facts|details|info|information)\s+you(?:'ve| have)?\s+(?:have|got|keep|hold|stored|saved|kept)(?:\s+(?:about|on) me)?` +
+      .raw`|${WIPE_VERB}\s+(?:all\s+|every(?:\s+single)?\s+)?(?:the\s+)?(?:facts?|details?|info|information)\s+you(?:'ve| have)?\s+(?:have|got|keep|hold|stored|saved|kept)(?:\s+(?:about|on) me)?` +
     String
       .raw`|${WIPE_VERB}\s+(?:everything|all|what|whatever)\s+${YOU_KEPT}(?:\s+(?:about|on) me)?` +
     String
@@ -362,13 +363,14 @@ function factToKeep(message: string, previous: string | undefined): string | und
     return previous?.trim() ? factToKeep(previous, undefined) ?? previous : undefined;
   }
   const fact = (REMEMBER_AFTER.exec(message)?.[1] ?? REMEMBER_BEFORE.exec(message)?.[1])
-    // "fyi I'm vegetarian, keep that in mind": the aside is no part of the fact.
-    ?.replace(
-      /^(?:fyi|btw|by the way|heads up|just so you know|for your info(?:rmation)?)[\s,:–—-]+/i,
-      "",
-    );
+    // "fyi I'm vegetarian, keep that in mind", "I go by Jo btw": the aside is no part of the fact.
+    ?.replace(ASIDE_BEFORE, "").replace(ASIDE_AFTER, "");
   return fact && /[\p{L}\p{N}]/u.test(fact) && !NO_FACT.test(fact.trim()) ? fact : undefined;
 }
+
+const ASIDE_BEFORE =
+  /^(?:fyi|btw|by the way|heads up|just so you know|for your info(?:rmation)?)[\s,:–—-]+/i;
+const ASIDE_AFTER = /[\s,–—-]+(?:btw|fyi|by the way)$/i;
 
 /** A fact or what to forget as the memory tools take it: one line, at most 500 characters. */
 export function clip(text: string): string {

@@ -39,11 +39,13 @@ const CAPABILITY_QUESTIONS = [
   /\b(?:your|which|what|any other|other) (?:tools|capabilities|skills|features|functions|commands|abilities)\b/,
   /\bwhat (?:kinds?|sorts?|types?) of (?:things|stuff|tasks|requests|questions)\b/,
   // "what do I type here?", "what should I ask?"
-  /\bwhat (?:do|should|can) i (?:type|say|write|ask)(?: (?:here|you))?$/,
+  /\bwhat (?:do|should|can|am) i (?:supposed to |meant to )?(?:type|say|write|ask)(?: (?:here|you))?$/,
   // "can you remember things?", "are you able to forget stuff": a tool asked about, nothing named.
   /^(?:(?:can|could|will) you|are you able to) (?:remember|forget|store|save|keep|delete) (?:things|stuff|anything|facts|information|info|notes)(?: (?:about me|for me|i tell you))?$/,
   // "is it possible for you to erase our chat?": whether a tool does it, not a request to.
-  /^(?:is it possible(?: for you)? to|(?:can|could) you (?:even|actually|ever)|are you able to|do you know how to) (?:erase|delete|clear|wipe|remove|forget) (?:our|this|the|my) (?:chat|conversation|convo|thread|history|messages)$/,
+  /^(?:is it possible(?: for you)? to|(?:can|could) you (?:even|actually|ever)|are you (?:even |actually )?able to|do you know how to) (?:erase|delete|clear|wipe|remove|forget) (?:(?:our|this|the|my) )?(?:chats?|conversations?|convos?|threads?|history|messages)$/,
+  // "if I asked you to wipe this convo, would it be gone for good?"
+  /^if i (?:asked|ask|told|tell) you to (?:erase|delete|clear|wipe|remove) (?:this|our|the) (?:chat|conversation|convo|thread)\b/,
 ];
 
 /** Whether the message asks what the assistant can do. */
@@ -213,7 +215,10 @@ export function greetingNote(message: string): string {
   const words = new Set(said.split(" "));
   if (THANKING.some((word) => words.has(word))) return "You're welcome.";
   // "see you", "ok see you later" (not "nice to see you").
-  const seeYou = /^(?:(?:ok|okay|alright|right|well) )*see (?:you|ya)\b/.test(said) ||
+  const seeYou =
+    /^(?:(?:ok|okay|alright|right|well) )*(?:see|catch) (?:you|ya)\b|\b(?:im|i m) off\b/.test(
+      said,
+    ) ||
     (words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word)));
   if (seeYou || ["bye", "goodbye", "have", "night"].some((word) => words.has(word))) {
     return "Goodbye!";

@@ -168,7 +168,7 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|plateau\w*|stall\w*|stuck|reached|running|still active|active|going nowhere|going anywhere|(?:hit|reach|reached|clear|cleared|make|made|meet|met|beat|pass|passed) the (?:target|threshold|goal|bar|mark|cut))(?: it)?(?:\s+(?:yet|already|now))?` +
     String
-      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|progress|state|target(?: score)?|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?` +
+      .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|standing|progress|state|target(?: score)?|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?(?:\s+after that)?` +
     // "status on both of them?", "progress on each?"
     String
       .raw`|(?:status|progress|state|update|updates)\s+(?:on|of|for)\s+(them|those|both(?: of them)?|each(?: of them)?|all of them)` +
@@ -200,6 +200,16 @@ const STATE_OF_EARLIER = new RegExp(
     // "which iteration am I on?", "what round are we at now?"
     String
       .raw`|(?:which|what) (?:iteration|round|try|attempt|step) (?:am i|are we|is it|is that|s it) (?:on|at|in)(?: (?:now|right now))?` +
+    // What it must reach, how many tries it has and has had: "what bar does the spec one have to
+    // clear", "what's the max number of iterations it's allowed", "how many rounds have I burned".
+    String
+      .raw`|what (?:bar|score|number|mark|threshold) (?:does|do|must|should) (?:it|that|this|that one|this one|(?:the|my|our) (?:\w+ ){0,2}(?:loop|one)) (?:have to |need to |got to |gotta )?(?:clear|hit|reach|pass|get|beat|make)(?: (?:to pass|to finish|before it (?:passes|counts as passed)))?` +
+    String
+      .raw`|what (?:s|is) (?:the|its) max(?:imum)? (?:number of )?(?:iterations|rounds|tries|attempts)(?: (?:it s|it is|is it) allowed)?` +
+    String
+      .raw`|how many (?:attempts|tries|rounds|iterations) (?:remain|are left|left|does it have left)(?: before it (?:gives up|stops|ends|runs out))?` +
+    String
+      .raw`|how many (?:rounds|tries|attempts|iterations) (?:have i|have we|has it|did i|did we) (?:burned|burnt|used|had|done|gone)(?: through| up)?` +
     // "is it done or what?", "has it passed or not?"
     // "could I get an update on how the loop is progressing"
     String
@@ -330,12 +340,12 @@ const GREETING = new Set(
     // Words of other languages every chat knows, a friend addressed, "ah ok neat".
     "merci beaucoup gracias danke grazie obrigado obrigada buddy bro dude pal ah oh neat gotcha " +
     // "oi, anybody home?", "hahaha im dead"
-    "oi anybody anyone home dead")
+    "oi anybody anyone home dead catch one")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead catch one"
     .split(" "),
 );
 

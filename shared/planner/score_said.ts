@@ -47,18 +47,32 @@ export function scoreSaid(written: string): SaidScore | undefined {
  * The score after a short remark on the thing: "looks decent tbh, 78", "tests mostly green so 69",
  * "nailed it — 99" (a remark of eight words at most, with no number and no verb that asks).
  */
-function afterRemark(text: string): RegExpExecArray | null {
-  const said = /^(.+?)(?:[,;:…]|\.{2,}|\.(?=\s)|\s[—–-]|\s*(?:->|→|=>)|\s+so)\s+([^,;:…]+)$/.exec(
-    text,
-  );
+function afterRemark(text: string, depth = 0): RegExpExecArray | null {
+  const said = depth < 3 ? REMARK_THEN_SCORE.exec(text) : null;
   const words = tokenize(said?.[1] ?? "");
   // "looks decent" describes; "look at it" would ask; "my code review went badly" is about the
-  // writer, not the draft.
+  // writer, not the draft, unless a score is asked for after it ("my review came back, the
+  // reviewer says 77"; not "my essay went badly, got 40 points").
   const asks = isKnownVerb(words[0] ?? "") && !words[0].endsWith("s");
   const remark = words.length > 0 && words.length <= 8 && !/\d/.test(said![1]) && !asks &&
-    !ABOUT_WRITER.has(words[0]) && spelledNumbersIn(said![1]).length === 0;
-  return remark ? SCORE_SAID.exec(said![2]) : null;
+    spelledNumbersIn(said![1]).length === 0;
+  // "okay so the code is solid i'd give it 95": the remark may go on past its first break.
+  const score = remark ? SCORE_SAID.exec(said![2]) ?? afterRemark(said![2], depth + 1) : null;
+  return score && (!ABOUT_WRITER.has(words[0]) || score.groups?.asked !== undefined &&
+        !PLAIN_ALONE.test(score.groups.asked))
+    ? score
+    : null;
 }
+
+/**
+ * A remark, then the score: after a comma, a sentence's end, a dash, an arrow or "so", or
+ * before "I'd give it …" ("the code is pretty solid i would give it 95").
+ */
+const REMARK_THEN_SCORE =
+  /^(.+?)(?:[,;:…]|\.{2,}|\.(?=\s)|\s[—–-]|\s*(?:->|→|=>)|\s+so|(?=\s+(?:i|id|i'd|i'll|i would|we|we'd)\s+(?:would\s+)?(?:give|rate|score|mark|say|call|put)\b))\s+([^,;:…]+)$/i;
+
+/** Words that say what a score was rather than ask to record it: "got", "scored". */
+const PLAIN_ALONE = /^(?:scored?|got)$/i;
 
 const ABOUT_WRITER = new Set(["my", "our", "i", "we", "me", "us"]);
 
@@ -82,7 +96,7 @@ const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "co
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:can|could|would) you|please|pls|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:close to|nearly|almost)\s+perfect|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:can|could|would) you|please|pls|kindly|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:close to|nearly|almost)\s+perfect|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
   String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
@@ -105,7 +119,7 @@ const REVIEWER =
   "reviewers?|review|teacher|tutor|tester|qa|grader|judge|examiner|editor|mentor|prof|professor";
 
 const WHO = String
-  .raw`(?:(?:i|i'd|i would|i'll|i will|i'm|im|i am|we|we'd|we would|we'll|we will|we're|we are)\s+)?`;
+  .raw`(?:(?:i|i'd|id|i would|i'll|i will|i'm|im|i am|we|we'd|we would|we'll|we will|we're|we are)\s+)?`;
 
 /** The words that say what the number is: a verb for it, or one for a plain value. */
 const ASKING = alternatives(
@@ -117,6 +131,12 @@ const ASKING = alternatives(
     .raw`${WHO}(?:put|set|bump(?:ed)?|raise[ds]?|lower(?:ed)?|drop(?:ped)?|move[ds]?|change[ds]?|update[ds]?|call(?:ed)?|make|made)\s+${SCORED}(?:\s+(?:up|down))?(?:\s+(?:as|at|to|on))?`,
   String
     .raw`(?:go|going|settle|land)\s+(?:with|on|for)|(?<=(?:gonna|going to|i'll|let's|lets)\s+)go`,
+  // "bump to 88", "raise it to 60": the value it moves to.
+  String
+    .raw`${WHO}(?:bump(?:ed)?|raise[ds]?|lower(?:ed)?|move[ds]?|change[ds]?|update[ds]?)(?:\s+it)?(?:\s+(?:up|down))?\s+to`,
+  // "log a grade of 82 against it", "give it a score of 70".
+  String
+    .raw`${WHO}(?:record|log|note|enter|give|put(?:\s+down)?)(?:\s+(?:it|this|that))?\s+(?:a|the)\s+(?:score|grade|rating|mark)\s+of`,
   // "quality is about 83%".
   String.raw`(?:the\s+)?quality(?:\s+(?:is|s))?`,
   // "put 85 on this one", "give 60 to it": the verb, then the number.
@@ -164,13 +184,13 @@ const SCALE = String
   .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|more or less|give or take|or thereabouts|(?:log|record|note|save)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|more or less|(?:many\s+)?thanks|thank\s+you|thx|cheers|no\s+notes|lol|haha|(?:surely|probably|hopefully|so)\s+(?:done|finished|complete)|give or take|or thereabouts|(?:log|record|note|save)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.
   String
     .raw`^\W*(?:(?:${HEDGE}|${SCORED}\s*,)\W+)*(?:(?<asked>${ASKING}|${PLAIN})\s*)?(?:${QUALIFIER}\s+){0,2}` +
     String
-      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?<half>\s+and\s+a\s+half)?(?:-?ish)?${SCALE}?(?:[\s,!—–-]+${ENDING})*[\s.!]*$`,
+      .raw`(?<number>\d{1,3}(?:\.\d{1,2})?|${SPELLED_NUMBER}|(?:half|full)\s+marks)(?<half>\s+and\s+a\s+half)?(?:-?ish)?${SCALE}?(?:[\s,!?—–-]+${ENDING})*[\s.!?]*$`,
   "iu",
 );

@@ -23,6 +23,8 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   msg: "message",
   msgs: "messages",
   whats: "what's",
+  hows: "how's",
+  heyo: "hey",
   todays: "today's",
   timezone: "time zone",
   timezones: "time zones",
@@ -94,8 +96,11 @@ const WORD = /(?<![\p{L}\p{N}.'’])[\p{L}\p{N}]+(?![\p{L}\p{N}'’]|\.\p{L})/gu
 /** The text with chat shorthand spelled out and misspellings corrected ("pls forget ur notes" → "please forget your notes"). */
 export function spelledOut(text: string): string {
   return text.replace(R_U, "are").replace(WORD, (word) => spelling(word) ?? word)
-    .replace(R_YOU, "$1are");
+    .replace(R_YOU, "$1are").replace(PLUS, " and ");
 }
+
+/** "+" between two words: "and" ("mumbai + dubai clocks"), not in sums ("2 + 2"). */
+const PLUS = /(?<=\p{L})\s+\+\s+(?=\p{L})/gu;
 
 /**
  * "r" for "are": before "u" ("which things r u able to do"), or after a question word before

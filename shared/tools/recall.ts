@@ -268,6 +268,9 @@ const ASKS_MEMORY = [
   // "do you remember things about me", "do you have any info on me"
   String
     .raw`do you (?:${KEPT}|have|hold|keep) (?:anything|things|stuff|much|something|any (?:info|information|details|facts|data))${ABOUT_ME}`,
+  // "is there anything personal you hold about me"
+  String
+    .raw`(?:is there )?(?:anything|something)(?: personal)? (?:you|u) (?:hold|have|keep|know|store|stored|saved)${ON_ME}`,
   // "anything on file about me", "the stuff you saved regarding me"
   String
     .raw`(?:anything|something|what s|what is|whats|what) (?:stored|saved|kept|on file)${ON_ME}`,
