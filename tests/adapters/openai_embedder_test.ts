@@ -32,7 +32,9 @@ Deno.test("a 32,000-character text is cut to 8,192 tokens and embedded, and its 
     assert.deepEqual(server.refusals, []);
     const sent = (server.embeddingRequests[0].body.input as string[])[0];
     const tokens = encode(sent).length;
-    assert.ok(tokens <= 8_192 && tokens >= 8_180, String(tokens));
+    // The counting tokenizer keeps cl100k_base's first 25,000 ranks, so it splits some numbers the
+    // whole encoding keeps in one token: on this text of numbers the cut keeps about 97 %.
+    assert.ok(tokens <= 8_192 && tokens >= 7_900, String(tokens));
     assert.ok(LONG.startsWith(sent), "the start of the text is kept");
     assert.equal(usage.total.embeddingTokens, tokens, "the server's count");
     assert.equal(usage.total.modelCalls, 0, "an embedding is not a chat model call");

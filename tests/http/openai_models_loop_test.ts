@@ -36,7 +36,9 @@ Deno.test("a 32,000-character message is embedded, cut to the model's limit, rat
     assert.deepEqual(server.refusals, []);
     const sent = (server.embeddingRequests[0].body.input as string[])[0];
     assert.ok(sent.length < LONG_MESSAGE.length && LONG_MESSAGE.startsWith(sent));
-    assert.ok(json.data.usage.embeddingTokens <= 8_192 && json.data.usage.embeddingTokens > 8_000);
+    // Cut by the counting tokenizer's upper bound: on a text of numbers, about 97 % of the limit.
+    const { embeddingTokens } = json.data.usage;
+    assert.ok(embeddingTokens <= 8_192 && embeddingTokens > 7_800, String(embeddingTokens));
   }));
 
 Deno.test("embeddings go to MCP_LOOP_EMBEDDING_BASE_URL with its own key; chat stays on OPENAI_BASE_URL", async () => {
