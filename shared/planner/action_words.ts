@@ -75,7 +75,7 @@ const IN_A_THING = /^\s*(?:yet\s+|still\s+|already\s+)?(?:in|at)\s+the\s+\p{Ll}/
 const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true }[] = [
   {
     pattern:
-      /^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:in\s+\p{L}+(?:\s+\p{L}+)?,?\s+)?what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/iu,
+      /^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:please\s+)?(?:what|which)\s+(?:hour|o'?clock|year|month|day(?:\s+of\s+the\s+week)?)\s+(?:is\s+it|it\s+is|is\s+(?:it\s+)?now)\b|^\W*what(?:'?s|\s+is)?\s+(?:the\s+)?hour\s+(?:is\s+)?now\b|^\W*(?:(?:yo|hey|so|ok|okay|and|um|hmm)\W+)?(?:in\s+\p{L}+(?:\s+\p{L}+)?,?\s+)?what(?:'s|\s+is)\s+the\s+(?:hour|year|month|clock)\b/iu,
   },
   // Not "what's the date of the meeting": a date asked of something else.
   {
@@ -135,13 +135,13 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   // "hour difference between Oslo and Lima", "Oslo is how many hours in front of Lima".
   {
     pattern:
-      /^\W*(?:(?:the\s+)?(?:hours?|time)\s+difference\s+(?:between|from)\s+\p{Lu}|\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+is\s+how\s+(?:many\s+hours|far)\s+(?:ahead|behind|in\s+front)(?:\s+of)?\s+\p{Lu})/u,
+      /^\W*(?:(?:the\s+)?(?:hours?|time)\s+difference\s+(?:between|from)\s+\p{Lu}|\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+is\s+how\s+(?:(?:many|much)\s+hours|far)\s+(?:ahead|behind|in\s+front)(?:\s+of)?\s+\p{Lu})/u,
     lower: true,
   },
   // "Lima vs Oslo, hours apart?", "Denver vs Rome how many hours apart"
   {
     pattern:
-      /^\W*\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:vs\.?|versus)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?[,:;]?\s+(?:how\s+many\s+)?(?:hours|hrs|time)\s+(?:apart|difference|gap)\b/u,
+      /^\W*\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:vs\.?|versus)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?[,:;]?\s+(?:(?:how\s+many\s+)?(?:hours|hrs|time)\s+(?:apart|difference|gap)|how\s+far\s+apart)\b/u,
     lower: true,
   },
   // "Mumbai + Dubai clocks side by side"
@@ -178,6 +178,12 @@ const ASKS_THE_TIME: readonly { pattern: RegExp; notAfter?: RegExp; lower?: true
   {
     pattern:
       /(?:^\W*|\bor\s+)(?:is|are|would|will)\s+(?:she|he|they|everyone|everybody|people)\s+(?:still\s+|already\s+|be\s+)?(?:asleep|awake|sleeping|up\s+yet|in\s+bed)\b/i,
+  },
+  // "is sydney asleep at the moment": a place's people asleep or up.
+  {
+    pattern:
+      /^\W*(?:[Ii]s|[Aa]re)\s+\p{Lu}\S*(?:\s+\p{Lu}\S*)?\s+(?:still\s+|already\s+)?(?:asleep|awake|sleeping|up\s+yet)\b/u,
+    lower: true,
   },
   // A bare hour before a place by its capital: "is it 10 in Chicago?" (not "is it 2 in the list?").
   {
@@ -227,7 +233,7 @@ const NOT_NAMES = new Set([
 
 /** A word every lower-case pattern of {@link ASKS_THE_TIME} holds. */
 const LOWER_READ =
-  /\b(?:ahead|behind|front|hours?|hrs|between|later|earlier|clocks?|gap|difference)\b/i;
+  /\b(?:ahead|behind|front|hours?|hrs|between|later|earlier|clocks?|gap|difference|apart)\b/i;
 
 /** The words a part means without saying them: "time" for "is it evening in Lima?". */
 export function impliedWords(written: string): string[] {

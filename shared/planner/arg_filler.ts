@@ -450,7 +450,9 @@ export const PLACE_OF_NUMBER: Readonly<Record<string, string>> = {
  * words lower-cased; else undefined.
  */
 export function describedOne(message: string): string | undefined {
-  const one = /\b(?:the|my|our)\s+((?:\w+\s+){1,2})one\b/.exec(tokenize(message).join(" "));
+  const one = /\b(?:the|my|our|that|this)\s+((?:\w+\s+){1,2})one\b/.exec(
+    tokenize(message).join(" "),
+  );
   return one && one[1].trim().split(" ").some((word) => !RECENCY.has(word)) ? one[0] : undefined;
 }
 
@@ -785,7 +787,7 @@ const LIST_JOINER =
  */
 const COMPARING = /\b(?:ahead|behind|front|apart|between|difference|gap|earlier|later)\b/i;
 const COMPARED =
-  /^(?:from|to|of|is|are|in front of|(?:is|are) how (?:many hours|far) (?:ahead|behind|in front)(?: (?:of|than|from))?|(?:ahead|behind)(?: (?:of|than|from))?|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
+  /^(?:from|to|of|is|are|in front of|(?:is|are) how (?:(?:many|much) hours|far) (?:ahead|behind|in front)(?: (?:of|than|from))?|(?:ahead|behind)(?: (?:of|than|from))?|(?:ahead|behind)(?: of)? or (?:ahead|behind)(?: (?:of|than|from))?)$/;
 
 /**
  * The phrases of the message the tool's selective schema accepts, left to

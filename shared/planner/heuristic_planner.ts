@@ -768,11 +768,17 @@ const typedSaidOf = new WeakMap<TypedThing[], RegExp>();
 
 /** What may stand between a thing and its score: "is at", "gets", ":". */
 const SCORE_LEAD =
-  /^(?:\s*(?:is|gets?|got|should\s+get|deserve[sd]?|earn(?:s|ed)|scored|is worth|came out at|comes out at|at|to|[:=-]))+\s*/i;
+  /^(?:\s*(?:is|gets?|got|should\s+get|deserve[sd]?|earn(?:s|ed)|scored|is worth|came out at|comes out at|at|to|only|just|[:=-]))+\s*/i;
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle|most\s+recent)\s+(\p{L}+)\b|\bthe\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later|in\s+between|in\s+the\s+middle))\b/iu;
+  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle|most\s+recent)\s+(\p{L}+)\b|\bthe\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later|in\s+between|in\s+the\s+middle))\b|\bthe\s+(one|loop)\s+(in\s+the\s+middle)\b/iu;
+
+/** Words that say a thing's place rather than its type: "earliest", "newest". */
+const PLACE_WORDS = new Set(
+  "first second third last latest newest newer oldest older earliest earlier later previous recent"
+    .split(" "),
+);
 
 /** "number two", "loop no. 1": a thing named by its place's number. */
 const NUMBERED = /\b(?:loops?\s+)?(?:number|no\.?)\s+(one|two|three|four|1|2|3|4)\b/giu;
@@ -793,7 +799,9 @@ function inOrder(message: string, tools: readonly PlannerTool[]): string | undef
   if (!said || things.size !== 1) return undefined;
   const [thing] = things;
   // "the one I just started" is the last.
-  const [place, word] = said[1] ? [said[1], said[2].toLowerCase()] : [said[5] ?? "last", said[3]];
+  const [place, word] = said[1]
+    ? [said[1], said[2].toLowerCase()]
+    : [said[5] ?? said[7] ?? "last", said[3] ?? said[6]];
   // "the most recent" is the latest, "the one I started in between" the middle one.
   const named = place.toLowerCase().replace(/^most\s+recent$/, "latest").replace(
     /^in\s.*/,
@@ -816,7 +824,10 @@ function withTypedThings(message: string, tools: readonly PlannerTool[]): string
     (whole, named: string, said: string) => {
       // By stems: "the coding one" is the build code loop ("the plan one" the plan loop, not the
       // build plan loop).
-      const saidWords = said.toLowerCase().split(/\s+/).map(stemEnglish);
+      // "that earliest code one": the type's words, a place word beside them left out.
+      const saidWords = said.toLowerCase().split(/\s+/).filter((word) => !PLACE_WORDS.has(word))
+        .map(stemEnglish);
+      if (saidWords.length === 0) return whole;
       const stems = (words: string) => words.split(" ").map(stemEnglish);
       const holding = typed.filter(({ words }) =>
         saidWords.every((word) => stems(words).includes(word))

@@ -29,7 +29,7 @@ import { stemEnglish } from "../text/english_stemmer.ts";
 export const MEMORY_INTENT_TOOLS: readonly string[] = ["remember", "forget", "forget_session"];
 
 const OPENING = String
-  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want(?: that)? you(?: to)?|i(?:'d| would) like you to|i need you(?: to)?|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?(?:start|begin) (?:fresh|over|again|anew|from scratch|from zero)(?: from (?:scratch|zero))?|(?:a )?clean slate|actually|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
+  .raw`(?:(?:please|pls|kindly|ok(?:ay)?|also|and|then|so|just|now|hey|can you|could you|would you|will you|can we|could we|shall we|i want(?: that)? you(?: to)?|i(?:'d| would) like you to|i need you(?: to)?|(?:let'?s\s+|i(?: want| need| would like|'d like) to\s+)?(?:start|begin) (?:fresh|over|again|anew|from scratch|from zero)(?: from (?:scratch|zero))?|(?:a )?clean slate|actually|(?:i\s+)?changed my mind|you can|from now on|going forward|at least|instead|maybe|perhaps|still|wait|oops|hmm|oh|sorry)[\s,]+)*`;
 /** What a fact must not open with: a reminder ("to …") or a question ("when we …"). */
 const NOT_A_FACT = String.raw`(?!(?:to|when|how|what|where|why|who|whether|if|me|your)\b)`;
 const KEEP_VERB = String
@@ -63,14 +63,14 @@ const KEEP_AFTER = String
 
 const REMEMBER_BEFORE = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store) (?:this|that)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|(?:(?:a )?note )?for (?:future reference|the record|later)\s*[,:])\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store|keep|note) (?:this|that)(?: about me| for me)?\s*:|note (?:please|pls)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|(?:(?:a )?note )?for (?:future reference|the record|later)\s*[,:]|note for later(?=\s+(?:my|our|i|i'm|we)\b))\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
 /** What was said, pointed at: "that", "this info", "it". */
 const POINTER = String.raw`(?:that|this|it)(?:\s+(?:info|information|fact|detail|bit|one))?`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since|to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?:jot|write|note|put) ${POINTER} down|keep ${POINTER} on (?:file|record)|file ${POINTER} away(?: somewhere)?|commit ${POINTER} to (?:your\s+)?memory|hang on ?to ${POINTER}|(?<=(?:please|pls|kindly)\s+)(?:don'?t|do not) forget|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b))(?:\s+for (?:me|later|next time|the future))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since|to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?:jot|write|note|put) ${POINTER} down|keep ${POINTER} on (?:file|record)|file ${POINTER} away(?: somewhere)?|commit ${POINTER} to (?:your\s+)?memory|hang on ?to ${POINTER}|(?<=(?:please|pls|kindly)\s+)(?:don'?t|do not) forget|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b)|(?<=(?:please|pls|kindly)\s+)remember me(?=[\s.!?]*$))(?:\s+(?:somewhere|away|safe|for (?:me|later|next time|the future)))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(
@@ -92,7 +92,7 @@ const THIS_CHAT = String
   .raw`(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire|our entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|back and forth|exchange|chat history|chat log|chat session|conversation history|conversation log|history)`;
 const FORGET_SESSION = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|(?:all (?:the )?|every |each )messages? (?:of ours )?(?:in|of|from)\s+)?${THIS_CHAT}(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? ${THIS_CHAT} (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed|binned|trashed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered)(?:\s+(?:here|so far|in this (?:chat|conversation)))?)\b`,
+    .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|(?:all (?:the )?|every |each )messages? (?:of ours )?(?:in|of|from)\s+|all\s+)?${THIS_CHAT}(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? ${THIS_CHAT} (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed|binned|trashed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub|get rid of|remove) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered|typed|wrote)(?:\s+(?:here|in here|so far|in this (?:chat|conversation)))?)\b`,
   "i",
 );
 /** "forget that", pointing at the fact the message before asked to keep. */
@@ -116,6 +116,9 @@ const CLEAR_MEMORY = new RegExp(
       .raw`(?:${WIPE_VERB}|reset|empty)\s+(?:all(?: of)?\s+|everything (?:in|from)\s+)?(?:(?:your|my)\s+)?(?:whole\s+|entire\s+)?(?:working\s+)?memor(?:y|ies)(?:\s+clean)?(?:\s+(?:about|of|on) me)?` +
     String.raw`|${WIPE_VERB}\s+(?:everything|all)(?:\s+${YOU_KEPT})?\s+about me` +
     String.raw`|forget\s+everything` +
+    // "make yourself forget all my details, the lot"
+    String
+      .raw`|make yourself forget\s+(?:all(?: of)?\s+)?(?:my|the)\s+(?:facts|details|info|information|stuff)(?:[\s,]+(?:the lot|all of it))?` +
     // "clear out all the personal stuff you saved on me, all of it"
     String
       .raw`|${WIPE_VERB}\s+(?:all\s+)?(?:the\s+)?(?:personal\s+)?(?:stuff|things|facts|details|info|information)\s+(?:that\s+)?you(?:'ve| have)?\s+(?:saved|stored|kept|noted|have|got)\s+(?:about|on)\s+me(?:[\s,]+all of it)?` +

@@ -44,6 +44,10 @@ const CAPABILITY_QUESTIONS = [
   /^(?:(?:can|could|will) you|are you able to) (?:remember|forget|store|save|keep|delete) (?:things|stuff|anything|facts|information|info|notes)(?: (?:about me|for me|i tell you))?$/,
   // "is it possible for you to erase our chat?": whether a tool does it, not a request to.
   /^(?:is it possible(?: for you)? to|(?:can|could) you (?:even|actually|ever)|are you (?:even |actually )?able to|do you know how to) (?:erase|delete|clear|wipe|remove|forget) (?:(?:our|this|the|my) )?(?:chats?|conversations?|convos?|threads?|history|messages)$/,
+  // "just wondering, could you wipe a chat if I asked?"
+  /^(?:(?:just )?wondering )?(?:could|can|would) you (?:wipe|delete|erase|clear|remove) (?:a|any|my|our|the) (?:chat|conversation|convo)s? if i (?:asked|ask|wanted)/,
+  // "what's your purpose here", "where do I even start with you", "what all services do you provide"
+  /\bwhat (?:s|is) (?:your|ur) (?:purpose|job|use)\b|\bwhere do i (?:even )?start\b|\bwhat (?:all )?services\b/,
   // "if I asked you to wipe this convo, would it be gone for good?"
   /^if i (?:asked|ask|told|tell) you to (?:erase|delete|clear|wipe|remove) (?:this|our|the) (?:chat|conversation|convo|thread)\b/,
 ];

@@ -166,7 +166,7 @@ function isRemark(text: string): boolean {
 const STATE_OF_EARLIER = new RegExp(
   String.raw`^(?:(?:and|so|ok|okay|but|hmm|then)\s+)*(?:` +
     String
-      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|succeeded|stagnat\w*|plateau\w*|stall\w*|stuck|reached|running|still active|active|going nowhere|going anywhere|(?:hit|reach|reached|clear|cleared|make|made|meet|met|beat|pass|passed) the (?:target|threshold|goal|bar|mark|cut))(?: it)?(?:\s+(?:yet|already|now))?` +
+      .raw`(?:is|has|are|have|was|did)\s+(it|that|this|that one|this one|this thing|that thing|any of them|any|anything|they|all of them|both of them|either of them|one of them|those)\s+(?:\w+\s+)?(?:done|finished|finish|complete|completed|over|ready|passed|pass|wrapped up|wrap up|wrap it up|(?:reach|reached|cross|crossed|hit) the finish(?: line)?|succeeded|stagnat\w*|plateau\w*|stall\w*|stuck|reached|running|still active|active|going nowhere|going anywhere|(?:hit|reach|reached|clear|cleared|make|made|meet|met|beat|pass|passed) the (?:target|threshold|goal|bar|mark|cut))(?: it)?(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:(?:what s|what is|whats)\s+)?(?:the|its)\s+(?:next step|next action|threshold|status|standing|progress|state|target(?: score)?|score|latest score|current score)(?:\s+(?:on|of|for)\s+(it|that|this|that one|this one|them|those|both(?: of them)?|each))?(?:\s+(?:so far|now|right now|at the moment))?(?:\s+after that)?` +
     // "status on both of them?", "progress on each?"
@@ -203,11 +203,17 @@ const STATE_OF_EARLIER = new RegExp(
     // What it must reach, how many tries it has and has had: "what bar does the spec one have to
     // clear", "what's the max number of iterations it's allowed", "how many rounds have I burned".
     String
-      .raw`|what (?:bar|score|number|mark|threshold) (?:does|do|must|should) (?:it|that|this|that one|this one|(?:the|my|our) (?:\w+ ){0,2}(?:loop|one)) (?:have to |need to |got to |gotta )?(?:clear|hit|reach|pass|get|beat|make)(?: (?:to pass|to finish|before it (?:passes|counts as passed)))?` +
+      .raw`|what (?:bar|score|number|mark|threshold) (?:does|do|must|should) (?:it|that|this|that one|this one|this thing|that thing|(?:the|my|our) (?:\w+ ){0,2}(?:loop|one)) (?:have to |need to |needs to |got to |gotta )?(?:clear|hit|reach|pass|get|beat|make)(?: (?:to pass|to finish|before it (?:passes|counts as passed)))?` +
     String
       .raw`|what (?:s|is) (?:the|its) max(?:imum)? (?:number of )?(?:iterations|rounds|tries|attempts)(?: (?:it s|it is|is it) allowed)?` +
     String
-      .raw`|how many (?:attempts|tries|rounds|iterations) (?:remain|are left|left|does it have left)(?: before it (?:gives up|stops|ends|runs out))?` +
+      .raw`|how many (?:attempts|tries|rounds|iterations) (?:remain|are left|left|does it have left)(?: (?:on|for|in) (?:it|that|this|(?:the|my|our) (?:\w+ ){0,2}(?:loop|one)))?(?: before it (?:gives up|stops|ends|runs out))?` +
+    // "what was the last mark I gave it", "are we going in circles here", "progress report please"
+    String
+      .raw`|what (?:was|s|is) (?:the|my) (?:last|latest) (?:score|mark|rating|grade)(?: (?:i|we) gave (?:it|that|this))?` +
+    String
+      .raw`|(?:are we|is it) (?:going in circles|getting anywhere|making (?:any )?progress|stuck)(?: here)?` +
+    String.raw`|(?:a |an )?(?:progress report|status update)` +
     String
       .raw`|how many (?:rounds|tries|attempts|iterations) (?:have i|have we|has it|did i|did we) (?:burned|burnt|used|had|done|gone)(?: through| up)?` +
     // "is it done or what?", "has it passed or not?"
@@ -235,11 +241,11 @@ const WHAT_RUNS = new RegExp(
     String
       .raw`(?:(?:what|everything|all|anything)\s+)?(?:(?:do i have|have i got|i have|i ve got|i got)\s+)?` +
     String
-      .raw`(?:any\s+|anything\s+)?(?:(?:my|the)\s+)?(?:(\w+)\s+(?:stuff|things|thingies|ones)\s+)?` +
+      .raw`(?:got\s+)?(?:any\s+|anything\s+)?(?:(?:my|the)\s+)?(?:(\w+)\s+(?:stuff|things|thingies|ones)\s+|loopy\s+)?` +
     // "everything that's still open"
     String.raw`(?:(?:that|which)\s+(?:s|is|are)\s+)?(?:still\s+)?` +
     String
-      .raw`(?:running|in progress|on the go|underway|active|open|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment))?(?:\s+for\s+me)?$`,
+      .raw`(?:running|in progress|on the go|underway|active|open|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment|for me))*$`,
 );
 
 /** The two answers before compared with each other: "which one is ahead?", "how far apart are they?". */

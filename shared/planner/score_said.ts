@@ -96,10 +96,10 @@ const ASKING_MORE = new Set(["and", "then", "also", "plus", "please", "can", "co
 const alternatives = (...sources: string[]) => `(?:${sources.join("|")})`;
 
 const HEDGE = String
-  .raw`(?:ok|okay|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|(?:can|could|would) you|please|pls|kindly|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:close to|nearly|almost)\s+perfect|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
+  .raw`(?:ok|okay|wow|eh|meh|um|uh|er|hm|oops|whoops|sorry|typo|my bad|correction|wait|scratch that|again|(?:round|pass|iteration|try|attempt)\s+(?:one|two|three|four|five|\d)|(?:can|could|would) you|please|pls|kindly|(?:this|that)(?:\s+one)?'s|(?:i'm\s+|i am\s+)?(?:gonna|going to)|i'll|i will|let me|alright|right|yeah|yes|oh|actually|now|hmm+|then|so|and|well|no|done|honestly|ugh|argh|wrong\s+(?:number|score)|on second thought|(?:close to|nearly|almost)\s+perfect|(?:(?:that's|that was)\s+)?(?:too|a bit|way too)\s+(?:generous|harsh|high|low|kind|strict)|maybe|probably|let's|lets|let us|i\s+(?:think|guess|reckon|suppose|feel)|i(?:'d| would)?\s+say|(?:i'm|i am)\s+thinking|say|(?:it's|its|it is|that's|that is)|i(?:'ve| have)?\s+(?:refined|revised|improved|updated|reworked|fixed|changed|tweaked|edited)\s+(?:it|this|that|the\s+\w+))`;
 
 const SCORED = alternatives(
-  String.raw`(?:the|its|my)\s+(?:score|rating|grade|mark)`,
+  String.raw`(?:the|its|my)\s+(?:score|rating|grade|marks?)`,
   "it",
   "this",
   "that",
@@ -124,7 +124,7 @@ const WHO = String
 /** The words that say what the number is: a verb for it, or one for a plain value. */
 const ASKING = alternatives(
   String
-    .raw`${WHO}(?:give|giving|hand|slap|stick|rate|rating|grade|grading|mark|marking|score|scoring|evaluate|assess|judge)(?:\s+to)?\s+${SCORED}(?:\s+(?:as|at|with))?`,
+    .raw`${WHO}(?:give|giving|gave|hand|slap|stick|rate|rating|grade|grading|mark|marking|score|scoring|evaluate|assess|judge)(?:\s+to)?\s+${SCORED}(?:\s+(?:as|at|with))?`,
   // "i rate 77" (after the thing was named).
   String.raw`${WHO}(?:rate|grade|score|mark)`,
   String
@@ -147,7 +147,7 @@ const ASKING = alternatives(
   String
     .raw`${SCORED}(?:\s+(?:only|really|just|probably|definitely|easily|barely|still|now|surely))?(?:\s+(?:deserved?s?|earn(?:s|ed)?|merit(?:s|ed)?|is worth|was worth|gets|came out at|comes out at|ended up at|landed at)|(?:'s|s|\s+is)\s+(?:now\s+)?worth)`,
   String
-    .raw`(?:(?:my|our|the|final)\s+)?(?:score|rating|grade|mark|verdict)(?:\s*[:=-]|\s+is|\s+of|(?=\s+\d))`,
+    .raw`(?:(?:my|our|the|final)\s+)?(?:score|rating|grade|mark|verdict)(?:\s*[:=-]|\s+is|\s+of|(?=\s+(?:\d|${SPELLED_NUMBER})))`,
   // "the reviewer says 70", "my boss gave it 64": a score someone gave (what a boss says may be a
   // time).
   String
@@ -162,7 +162,10 @@ const ASKING = alternatives(
   // "for the spec: 83": the thing, then its score.
   String.raw`for\s+${SCORED}\s*[:=,-]`,
   // "for the spec I'd give 77".
-  String.raw`for\s+${SCORED}\s+${WHO}(?:give|rate|score|mark|say)`,
+  String.raw`for\s+${SCORED}\s+${WHO}(?:give|rate|score|mark|say|put)`,
+  // "it cleared review with 92%".
+  String
+    .raw`(?:it|this|that)\s+(?:cleared|passed)\s+(?:the\s+)?(?:review|qa|testing)\s+(?:with|at)`,
   // A correction: "oops, I meant 72", "sorry, it should be 60".
   String.raw`(?:i\s+)?(?:meant|mean)(?:\s+to\s+say|\s+to\s+give\s+${SCORED})?`,
   String.raw`(?:(?:it|that|this|the\s+score)\s+)?should\s+(?:be|have\s+been)`,
@@ -171,6 +174,8 @@ const PLAIN = alternatives(
   String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
   String
     .raw`(?:(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|loop|try|attempt|round|pass)|(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*one)\s+(?:scored|got|gets|is|was|lands|landed|comes\s+in|came\s+in|came\s+out|comes\s+out|sits)(?:\s+(?:at|on))?`,
+  // "the one in the middle scored 68"
+  String.raw`the\s+(?:one|loop)\s+in\s+the\s+middle\s+(?:scored|got|gets|is|was)(?:\s+at)?`,
   // "we landed on 60 this round"
   String.raw`we\s+(?:landed|ended\s+up)\s+(?:on|at)`,
   "scored?",
@@ -178,13 +183,13 @@ const PLAIN = alternatives(
 );
 
 const QUALIFIER = String
-  .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full)`;
+  .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full|meh|mediocre|measly|whopping)`;
 
 const SCALE = String
   .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|more or less|(?:many\s+)?thanks|thank\s+you|thx|cheers|no\s+notes|lol|haha|(?:surely|probably|hopefully|so)\s+(?:done|finished|complete)|give or take|or thereabouts|(?:log|record|note|save)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|porfa|por favor|bitte|svp|sir|mate|nailed it|once more|again|no change|after\s+(?:reading|reviewing|checking|testing)\s+(?:it|this|that)|for\s+(?:round|pass|iteration|try|attempt)\s+(?:one|two|three|four|five|\d)|more or less|(?:many\s+)?thanks|thank\s+you|thx|cheers|no\s+notes|lol|haha|(?:surely|probably|hopefully|so)\s+(?:done|finished|complete)|give or take|or thereabouts|(?:log|record|note|save)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.
