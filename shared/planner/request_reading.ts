@@ -346,12 +346,12 @@ const GREETING = new Set(
     // Words of other languages every chat knows, a friend addressed, "ah ok neat".
     "merci beaucoup gracias danke grazie obrigado obrigada buddy bro dude pal ah oh neat gotcha " +
     // "oi, anybody home?", "hahaha im dead"
-    "oi anybody anyone home dead catch one")
+    "oi anybody anyone home dead catch one ya your kind week")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead catch one"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead catch one ya your kind week"
     .split(" "),
 );
 

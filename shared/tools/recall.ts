@@ -268,6 +268,9 @@ const ASKS_MEMORY = [
   // "do you remember things about me", "do you have any info on me"
   String
     .raw`do you (?:${KEPT}|have|hold|keep) (?:anything|things|stuff|much|something|any (?:info|information|details|facts|data))${ABOUT_ME}`,
+  // "have you got any memories of me saved"
+  String
+    .raw`(?:have|do) you (?:got|have|keep|hold) any (?:memories|info|information|details|facts|notes)(?: (?:of|about|on) me)?(?: (?:saved|stored|kept))?`,
   // "is there anything personal you hold about me"
   String
     .raw`(?:is there )?(?:anything|something)(?: personal)? (?:you|u) (?:hold|have|keep|know|store|stored|saved)${ON_ME}`,

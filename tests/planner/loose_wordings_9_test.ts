@@ -145,3 +145,23 @@ Deno.test("the chat after 'changed my mind', everything said in here; places com
     await loop.close();
   }
 });
+
+Deno.test("see ya, how's your week, you are very kind; any memories of me", async () => {
+  const { loop, newChat } = await offlineChats();
+  try {
+    const say = newChat("kind");
+    const replies: [string, RegExp][] = [
+      ["right, see ya later", /^Goodbye!$/],
+      ["gm! hows your week going", /^Hello!/],
+      ["thank you, you are very kind", /^You're welcome\.$/],
+      ["do you have any memories of me stored", /^I remember nothing about you yet/],
+    ];
+    for (const [message, reply] of replies) {
+      const data = await say(message);
+      assert.deepEqual(steps(data), [], message);
+      assert.match(data.summaryMessage!, reply, message);
+    }
+  } finally {
+    await loop.close();
+  }
+});
