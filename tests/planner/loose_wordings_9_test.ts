@@ -155,6 +155,9 @@ Deno.test("see ya, how's your week, you are very kind; any memories of me", asyn
       ["gm! hows your week going", /^Hello!/],
       ["thank you, you are very kind", /^You're welcome\.$/],
       ["do you have any memories of me stored", /^I remember nothing about you yet/],
+      ["so what's your purpose", /^I choose among my tools/],
+      ["where do i even start", /^I choose among my tools/],
+      ["what all services do you offer", /^I choose among my tools/],
     ];
     for (const [message, reply] of replies) {
       const data = await say(message);
