@@ -9,7 +9,14 @@
  * word of the same meaning ("mom", "sis", "called").
  */
 import assert from "node:assert/strict";
-import { loopIdOf, offlineChats, score, steps, time } from "../support/offline_chats.ts";
+import {
+  assertRepliesOnly,
+  loopIdOf,
+  offlineChats,
+  score,
+  steps,
+  time,
+} from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
 
 Deno.test("scores with a remark, 'outta', a bare 'rating', and corrections by the right number", () => {
@@ -109,11 +116,7 @@ Deno.test("remarks, thanks and laughs get a short reply; what the app can do is 
       ["right, off to bed, good night", /^Goodbye!$/],
       ["what can this app do apart from time zones", /^I choose among my tools/],
     ];
-    for (const [message, reply] of replies) {
-      const data = await say(message);
-      assert.deepEqual(steps(data), [], message);
-      assert.match(data.summaryMessage!, reply, message);
-    }
+    await assertRepliesOnly(say, replies);
   } finally {
     await loop.close();
   }

@@ -9,7 +9,14 @@
  * messages in …"; the gap in hours between two places; thanks and help.
  */
 import assert from "node:assert/strict";
-import { loopIdOf, offlineChats, score, steps, time } from "../support/offline_chats.ts";
+import {
+  assertRepliesOnly,
+  loopIdOf,
+  offlineChats,
+  score,
+  steps,
+  time,
+} from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
 
 Deno.test("a loop described in words not read is asked for, never taken to be the latest", async () => {
@@ -256,11 +263,7 @@ Deno.test("probe 15's classes: more scores, hours and follow-ups, small talk, fe
         ["good night, talk tomorrow", /^Goodbye!$/],
         ["do you have any other features besides loops", /^I choose among my tools/],
       ];
-      for (const [message, reply] of replies) {
-        const data = await say(message);
-        assert.deepEqual(steps(data), [], message);
-        assert.match(data.summaryMessage!, reply, message);
-      }
+      await assertRepliesOnly(say, replies);
       assert.deepEqual(steps(await newChat("clean")("wipe this chat clean")), [[
         "forget_session",
         {},

@@ -8,7 +8,14 @@
  * thanks in other languages; "what are you for".
  */
 import assert from "node:assert/strict";
-import { loopIdOf, offlineChats, score, steps, time } from "../support/offline_chats.ts";
+import {
+  assertRepliesOnly,
+  loopIdOf,
+  offlineChats,
+  score,
+  steps,
+  time,
+} from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
 
 Deno.test("a score said as a verdict, a report, with an arrow, or in the past tense", () => {
@@ -199,11 +206,7 @@ Deno.test("laughs, slang, thanks in other languages, and what the assistant is f
       ["new here, what is this", /^I choose among my tools/],
       ["how does it work", /^I choose among my tools/],
     ];
-    for (const [message, reply] of replies) {
-      const data = await say(message);
-      assert.deepEqual(steps(data), [], message);
-      assert.match(data.summaryMessage!, reply, message);
-    }
+    await assertRepliesOnly(say, replies);
     // "R" is a language too: kept as written.
     assert.deepEqual(steps(await say("remember that I write R code at work")), [
       ["remember", { fact: "I write R code at work" }],

@@ -10,7 +10,15 @@
  * "ttyl", "huh?", "what's the point of you".
  */
 import assert from "node:assert/strict";
-import { loopIdOf, offlineChats, score, steps, time } from "../support/offline_chats.ts";
+import {
+  assertKept,
+  assertRepliesOnly,
+  loopIdOf,
+  offlineChats,
+  score,
+  steps,
+  time,
+} from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
 
 Deno.test("a wish to remember is no fact; a fact kept by an order after it", async () => {
@@ -29,9 +37,7 @@ Deno.test("a wish to remember is no fact; a fact kept by an order after it", asy
       ["my blood type is O+, keep that on file", "my blood type is O+"],
       ["I am vegan since 2019, please to remember this", "I am vegan since 2019"],
     ];
-    for (const [message, fact] of kept) {
-      assert.deepEqual(steps(await say(message)), [["remember", { fact }]], message);
-    }
+    await assertKept(say, kept);
     const dumped = await say("dump out whatever you've noted on me");
     assert.match(dumped.summaryMessage!, /"i prefer aisle seats"/);
     assert.deepEqual(steps(await say("scratch my train from your notes")), [
@@ -140,11 +146,7 @@ Deno.test("oi, ttyl, huh, and what the assistant is for", async () => {
       ["i don't understand, what is this", /^I choose among my tools/],
       ["huh", /^I choose among my tools/],
     ];
-    for (const [message, reply] of replies) {
-      const data = await say(message);
-      assert.deepEqual(steps(data), [], message);
-      assert.match(data.summaryMessage!, reply, message);
-    }
+    await assertRepliesOnly(say, replies);
   } finally {
     await loop.close();
   }

@@ -9,7 +9,14 @@
  * of day; "heyo", "catch you tomorrow", "have a good one".
  */
 import assert from "node:assert/strict";
-import { loopIdOf, offlineChats, steps, time } from "../support/offline_chats.ts";
+import {
+  assertKept,
+  assertRepliesOnly,
+  loopIdOf,
+  offlineChats,
+  steps,
+  time,
+} from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
 
 Deno.test("a score asked for after a remark, moved to, logged as a grade, or given after a remark", () => {
@@ -68,9 +75,7 @@ Deno.test("facts filed away, committed, held onto; the back and forth deleted", 
       ["keep on file that my flat is 4B", "my flat is 4B"],
       ["i bike to work, pls hold on to that info", "i bike to work"],
     ];
-    for (const [message, fact] of kept) {
-      assert.deepEqual(steps(await say(message)), [["remember", { fact }]], message);
-    }
+    await assertKept(say, kept);
     const held = await say("is there anything personal you hold about me");
     assert.match(held.summaryMessage!, /"my flat is 4B"/);
     assert.deepEqual(steps(await say("wipe every single fact you have about me")), [
@@ -113,11 +118,7 @@ Deno.test("heyo, catch you tomorrow, have a good one, what am I supposed to type
       ["have a good one", /^Goodbye!$/],
       ["what am i supposed to write here", /^I choose among my tools/],
     ];
-    for (const [message, reply] of replies) {
-      const data = await say(message);
-      assert.deepEqual(steps(data), [], message);
-      assert.match(data.summaryMessage!, reply, message);
-    }
+    await assertRepliesOnly(say, replies);
   } finally {
     await loop.close();
   }

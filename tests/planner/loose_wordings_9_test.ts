@@ -10,7 +10,15 @@
  * "everything we said in here"; "X vs Y how far apart", "how much hours".
  */
 import assert from "node:assert/strict";
-import { loopIdOf, offlineChats, score, steps, time } from "../support/offline_chats.ts";
+import {
+  assertKept,
+  assertRepliesOnly,
+  loopIdOf,
+  offlineChats,
+  score,
+  steps,
+  time,
+} from "../support/offline_chats.ts";
 import { scoreSaid } from "../../shared/planner/score_said.ts";
 
 Deno.test("a place word beside a loop's type names that type's loop, not the latest", async () => {
@@ -103,9 +111,7 @@ Deno.test("facts kept by 'keep this:', 'note pls:', 'note for later', 'please re
       ["I am Rosa, please remember me", "I am Rosa"],
       ["i collect stamps, store that somewhere", "i collect stamps"],
     ];
-    for (const [message, fact] of kept) {
-      assert.deepEqual(steps(await say(message)), [["remember", { fact }]], message);
-    }
+    await assertKept(say, kept);
     assert.match((await say("wat do u know about me")).summaryMessage!, /"I speak Polish"/);
     assert.deepEqual(steps(await say("make yourself forget all my details, the lot")), [
       ["forget", { everything: true }],
@@ -159,11 +165,7 @@ Deno.test("see ya, how's your week, you are very kind; any memories of me", asyn
       ["where do i even start", /^I choose among my tools/],
       ["what all services do you offer", /^I choose among my tools/],
     ];
-    for (const [message, reply] of replies) {
-      const data = await say(message);
-      assert.deepEqual(steps(data), [], message);
-      assert.match(data.summaryMessage!, reply, message);
-    }
+    await assertRepliesOnly(say, replies);
   } finally {
     await loop.close();
   }

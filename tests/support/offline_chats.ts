@@ -4,6 +4,7 @@
  * chat is a caller of its own with a memory and loops of their own, and each
  * call sends its next message.
  */
+import assert from "node:assert/strict";
 import tools from "../../functions/mcp-loop/tools.ts";
 import { createLoop } from "../../shared/app/create_loop.ts";
 import type { MCPResponse } from "../../shared/contracts.ts";
@@ -54,4 +55,26 @@ export function loopIdOf(data: Data): string {
 /** The step that records `value` for loop `id`. */
 export function score(id: string, value: number): Step {
   return ["decide_loop_next_action", { loop_id: id, current_score: value }];
+}
+
+/** Sends each message in turn: each plans nothing and gets a reply matching its pattern. */
+export async function assertRepliesOnly(
+  say: (content: string) => Promise<Data>,
+  replies: readonly [string, RegExp][],
+): Promise<void> {
+  for (const [message, reply] of replies) {
+    const data = await say(message);
+    assert.deepEqual(steps(data), [], message);
+    assert.match(data.summaryMessage!, reply, message);
+  }
+}
+
+/** Sends each message in turn: each keeps its fact, and only that. */
+export async function assertKept(
+  say: (content: string) => Promise<Data>,
+  kept: readonly [string, string][],
+): Promise<void> {
+  for (const [message, fact] of kept) {
+    assert.deepEqual(steps(await say(message)), [["remember", { fact }]], message);
+  }
 }
