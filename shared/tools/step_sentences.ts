@@ -161,8 +161,11 @@ function loopLine(loop: Record<string, unknown>): string {
     ? `not scored yet (${needed})`
     : `last score ${loop.current_score} (${needed})`;
   const status = STATUS_WORDS[String(loop.status)] ?? words(loop.status);
-  return `${loop.id} (${words(loop.loop_type)}) is ${status}, ${score}, ` +
-    `iteration ${loop.iteration} of ${loop.max_iterations}`;
+  // A loop completed at its first score has used no iteration: "iteration 0 of 5" read as a slip.
+  const iterations = loop.status === "completed"
+    ? `${loop.iteration} of ${loop.max_iterations} iterations used`
+    : `iteration ${loop.iteration} of ${loop.max_iterations}`;
+  return `${loop.id} (${words(loop.loop_type)}) is ${status}, ${score}, ${iterations}`;
 }
 
 /** A loop's status in words. */

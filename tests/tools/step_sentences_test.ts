@@ -42,6 +42,14 @@ Deno.test("each refinement tool's step reads as a sentence", () => {
   );
 });
 
+Deno.test("a loop completed says how many iterations it used (none when its first score passed)", () => {
+  const done = loop({ status: "completed", current_score: 92, score_history: [92], iteration: 0 });
+  assert.equal(
+    stepSentence(ok("get_loop_status", done)),
+    "Loop 0badcafe (spec) is completed, last score 92 (85 needed), 0 of 5 iterations used.",
+  );
+});
+
 Deno.test("a listing of loops has one line per loop; an empty one says there are none", () => {
   const fresh = loop({
     id: "12345678",
