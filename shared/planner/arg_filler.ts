@@ -450,9 +450,11 @@ export const PLACE_OF_NUMBER: Readonly<Record<string, string>> = {
  * words lower-cased; else undefined.
  */
 export function describedOne(message: string): string | undefined {
-  const one = /\b(?:the|my|our|that|this)\s+((?:\w+\s+){1,2})one\b/.exec(
-    tokenize(message).join(" "),
-  );
+  const said = tokenize(message).join(" ");
+  // "whichever one I made …": a choice among the loops, read only where a place is said with it.
+  const whichever = /\b(?:whichever|which ever)\s+(?:one|loop)\b/.exec(said);
+  if (whichever) return whichever[0];
+  const one = /\b(?:the|my|our|that|this)\s+((?:\w+\s+){1,2})one\b/.exec(said);
   return one && one[1].trim().split(" ").some((word) => !RECENCY.has(word)) ? one[0] : undefined;
 }
 

@@ -772,7 +772,7 @@ const SCORE_LEAD =
 
 /** "the first one", "my other loop": a place among the things named, said with the thing. */
 const IN_ORDER =
-  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle|most\s+recent)\s+(\p{L}+)\b|\bthe\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began)|(?:started|made|opened|began)\s+(first|second|last|earlier|later|in\s+between|in\s+the\s+middle))\b|\bthe\s+(one|loop)\s+(in\s+the\s+middle)\b/iu;
+  /\b(?:(?:the|my|our)\s+|^\W*)(first|1st|second|2nd|third|3rd|fourth|4th|other|last|latest|newest|newer|older|earlier|later|previous|middle|most\s+recent)\s+(\p{L}+)\b|\b(?:the|whichever|which)\s+(one|loop)\s+(?:i|we)\s+(?:(just)\s+(?:started|made|opened|began|created)|(?:started|made|opened|began|created)\s+(first|second|last|earlier|later|earliest|latest|in\s+between|in\s+the\s+middle))\b|\bthe\s+(one|loop)\s+(in\s+the\s+middle)\b|\b(?:whichever|which)\s+(one|loop)\s+came\s+(first|last|second|earlier|later)\b/iu;
 
 /** Words that say a thing's place rather than its type: "earliest", "newest". */
 const PLACE_WORDS = new Set(
@@ -801,12 +801,13 @@ function inOrder(message: string, tools: readonly PlannerTool[]): string | undef
   // "the one I just started" is the last.
   const [place, word] = said[1]
     ? [said[1], said[2].toLowerCase()]
-    : [said[5] ?? said[7] ?? "last", said[3] ?? said[6]];
+    : [said[5] ?? said[7] ?? said[9] ?? "last", said[3] ?? said[6] ?? said[8]];
   // "the most recent" is the latest, "the one I started in between" the middle one.
   const named = place.toLowerCase().replace(/^most\s+recent$/, "latest").replace(
-    /^in\s.*/,
-    "middle",
-  );
+    /^earliest$/,
+    "first",
+  )
+    .replace(/^in\s.*/, "middle");
   return word === "one" || word === thing ? `the ${named} ${thing}` : undefined;
 }
 

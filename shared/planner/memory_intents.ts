@@ -63,14 +63,14 @@ const KEEP_AFTER = String
 
 const REMEMBER_BEFORE = new RegExp(
   String
-    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store|keep|note) (?:this|that)(?: about me| for me)?\s*:|note (?:please|pls)\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|(?:(?:a )?note )?for (?:future reference|the record|later)\s*[,:]|note for later(?=\s+(?:my|our|i|i'm|we)\b))\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
+    .raw`^\s*${OPENING}(?:${KEEP_VERB}(?:\s+(?:that|this)\s*:|\s+that|\s+this|\s*:)|(?:save|store|keep|note) (?:this|that)(?: about me| for me)?\s*:|note (?:please|pls)\s*:|keep in (?:your\s+)?memory\s*:|${KEEP_NEW}|remember|memori[sz]e|(?:(?:make|keep|take) a (?:mental )?note|take note) of|(?:don'?t|do not|never) forget|(?:(?:a )?note )?for (?:future reference|the record|later)\s*[,:]|note for later(?=\s+(?:my|our|i|i'm|we)\b))\s+${NOT_A_FACT}(.+?)[\s.!?]*$`,
   "is",
 );
 /** What was said, pointed at: "that", "this info", "it". */
 const POINTER = String.raw`(?:that|this|it)(?:\s+(?:info|information|fact|detail|bit|one))?`;
 const REMEMBER_AFTER = new RegExp(
   String
-    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since|to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?:jot|write|note|put) ${POINTER} down|keep ${POINTER} on (?:file|record)|file ${POINTER} away(?: somewhere)?|commit ${POINTER} to (?:your\s+)?memory|hang on ?to ${POINTER}|(?<=(?:please|pls|kindly)\s+)(?:don'?t|do not) forget|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b)|(?<=(?:please|pls|kindly)\s+)remember me(?=[\s.!?]*$))(?:\s+(?:somewhere|away|safe|for (?:me|later|next time|the future)))?(?:[\s,]+please)?[\s.!?]*$`,
+    .raw`^\s*(.+?)(?<!\b(?:don'?t|do not|never|not|no need to|i|we|you|they|he|she|should|must|will|would|can|could|might|may|shall|always|also|just|really|from|until|till|since|to))[\s,.;:!–—-]+${OPENING}(?:${KEEP_AFTER}\s+${POINTER}|keep ${POINTER} in (?:mind|(?:your\s+)?memory)|(?:save|store|put|add) ${POINTER} (?:in|to) (?:your\s+)?memory|(?:jot|write|note|put) ${POINTER} down|keep ${POINTER} on (?:file|record)|file ${POINTER} away(?: somewhere)?|(?:don'?t|do not|never) let ${POINTER} slip|keep ${POINTER}(?=[\s.!?]*$)|commit ${POINTER} to (?:your\s+)?memory|hang on ?to ${POINTER}|(?<=(?:please|pls|kindly)\s+)(?:don'?t|do not) forget|(?<=(?:please|pls|kindly)\s+)(?:remember|note)(?!\s+(?:to|when|how|what|where|why|who|whether|if|me)\b)|(?<=(?:please|pls|kindly)\s+)remember me(?=[\s.!?]*$))(?:\s+(?:somewhere|away|safe|for (?:me|later|next time|the future)))?(?:[\s,]+please)?[\s.!?]*$`,
   "is",
 );
 const REMEMBER_POINTER = new RegExp(
@@ -86,10 +86,10 @@ const WIPE_VERB = String
   .raw`(?:forget|delete|erase|clear|wipe|remove|drop|discard|destroy|purge|trash|scrap|bin|nuke|scrub|toss|shred|ditch|get rid of|throw (?:away|out)|wipe out|clear out|clean out)`;
 /** What may follow a request to delete the conversation. */
 const SESSION_END = String
-  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|for me|(?:from )?today|(?:from|off) (?:orbit|existence|(?:your|the) (?:servers?|memory|database|system|records))|from (?:this|the|our) (?:session|chat|conversation|thread)|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
+  .raw`[\s,.!?]*(?:$|,|please|now|for good|completely|entirely|permanently|right away|out|clean|for me|(?:from )?today|(?:from|off) (?:orbit|existence|(?:your|the) (?:servers?|memory|database|system|records))|from (?:this|the|our) (?:session|chat|conversation|thread)|(?:remove|delete|erase|wipe|clear) it\b|and (?:everything|all) (?:in|of) it|and start (?:fresh|over|again|anew)|i m done|i'm done|but (?:keep|not)\b)`;
 /** The conversation itself: "this chat", "our whole discussion", "the entire thread". */
 const THIS_CHAT = String
-  .raw`(?:(?:this|the|our|the current|this whole|the whole|our whole|this entire|the entire|our entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|back and forth|exchange|chat history|chat log|chat session|conversation history|conversation log|history)`;
+  .raw`(?:(?:this|the|our|the current|the present|this whole|the whole|our whole|this entire|the entire|our entire)\s+)?(?:session|conversation|convo|chat|thread|discussion|back and forth|exchange|chat history|chat log|chat session|conversation history|conversation log|history)`;
 const FORGET_SESSION = new RegExp(
   String
     .raw`^\s*${OPENING}(?:(?:i(?: want| need| would like|'d like) to\s+)?${WIPE_VERB}\s+(?:all of\s+|everything (?:in|from)\s+|(?:all|every) traces? of\s+|(?:all (?:the )?|every |each )messages? (?:of ours )?(?:in|of|from)\s+|all\s+)?${THIS_CHAT}(?=${SESSION_END})|forget (?:that )?we (?:ever )?(?:talked|spoke|chatted)|i(?: want| need| would like|'d like)(?: for)? ${THIS_CHAT} (?:to be )?(?:deleted|erased|gone|cleared|wiped|removed|binned|trashed)(?=${SESSION_END})|make (?:this|the|our) (?:session|conversation|chat|thread) (?:go away|disappear|vanish)(?=${SESSION_END})|(?:forget|delete|erase|wipe|wipe out|clear|clear out|scrub|get rid of|remove) (?:everything|all|what) (?:that\s+)?we(?:'ve| have)? (?:said|talked about|discussed|covered|typed|wrote)(?:\s+(?:here|in here|so far|in this (?:chat|conversation)))?)\b`,
@@ -121,7 +121,7 @@ const CLEAR_MEMORY = new RegExp(
       .raw`|make yourself forget\s+(?:all(?: of)?\s+)?(?:my|the)\s+(?:facts|details|info|information|stuff)(?:[\s,]+(?:the lot|all of it))?` +
     // "clear out all the personal stuff you saved on me, all of it"
     String
-      .raw`|${WIPE_VERB}\s+(?:all\s+)?(?:the\s+)?(?:personal\s+)?(?:stuff|things|facts|details|info|information)\s+(?:that\s+)?you(?:'ve| have)?\s+(?:saved|stored|kept|noted|have|got)\s+(?:about|on)\s+me(?:[\s,]+all of it)?` +
+      .raw`|${WIPE_VERB}\s+(?:all\s+)?(?:the\s+)?(?:personal\s+)?(?:stuff|things|facts|details|info|information)\s+(?:that\s+)?you(?:'ve| have)?\s+(?:saved|stored|kept|noted|have|got|remember|know)\s+(?:about|on)\s+me(?:[\s,]+all of it)?` +
     // "forget everything I told you", "stop remembering things about me"
     String
       .raw`|${WIPE_VERB}\s+(?:everything|all(?: the things)?|all of it)\s+(?:that\s+)?i(?:'ve| have)?\s+(?:told|gave|taught|shared with)\s+you` +

@@ -208,7 +208,7 @@ export const LET_GO_NOTE =
 /** Words that thank, in English and in the few other languages every chat knows. */
 const THANKING = (
   "thanks thank cheers helpful appreciated appreciate ta star legend " +
-  "merci gracias danke grazie obrigado obrigada"
+  "merci gracias danke grazie obrigado obrigada obliged sorted"
 ).split(" ");
 
 /** A word back for a greeting, thanks, goodbye or acknowledgement. */
@@ -224,7 +224,9 @@ export function greetingNote(message: string): string {
       said,
     ) ||
     (words.has("see") && ["soon", "later", "tomorrow"].some((word) => words.has(word)));
-  if (seeYou || ["bye", "goodbye", "have", "night"].some((word) => words.has(word))) {
+  if (
+    seeYou || ["bye", "goodbye", "have", "night", "laters", "dash"].some((word) => words.has(word))
+  ) {
     return "Goodbye!";
   }
   // "ok", "great", "perfect": an acknowledgement, not a hello.

@@ -214,6 +214,11 @@ const STATE_OF_EARLIER = new RegExp(
     String
       .raw`|(?:are we|is it) (?:going in circles|getting anywhere|making (?:any )?progress|stuck)(?: here)?` +
     String.raw`|(?:a |an )?(?:progress report|status update)` +
+    // "pass mark on the spec thing", "how many more rounds can it take before it gives up"
+    String
+      .raw`|(?:the )?(?:pass mark|passing score|threshold|min(?:imum)? score) (?:on|for|of) (?:it|that|this|(?:the|my|our|this|that) (?:\w+ ){0,2}(?:loop|one|thing))` +
+    String
+      .raw`|how many (?:more )?(?:rounds|tries|attempts|iterations) can it (?:take|have|get)(?: before it (?:gives up|stops|ends|runs out))?` +
     String
       .raw`|how many (?:rounds|tries|attempts|iterations) (?:have i|have we|has it|did i|did we) (?:burned|burnt|used|had|done|gone)(?: through| up)?` +
     // "is it done or what?", "has it passed or not?"
@@ -245,7 +250,7 @@ const WHAT_RUNS = new RegExp(
     // "everything that's still open"
     String.raw`(?:(?:that|which)\s+(?:s|is|are)\s+)?(?:still\s+)?` +
     String
-      .raw`(?:running|in progress|on the go|underway|active|open|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment|for me))*$`,
+      .raw`(?:running|in progress|on the go|underway|active|open|(?<=(?:have|got|stuff|things|ones|anything) )going(?: on)?)(?:\s+(?:now|right now|at the moment|for me|on my (?:side|end)))*$`,
 );
 
 /** The two answers before compared with each other: "which one is ahead?", "how far apart are they?". */
@@ -346,12 +351,13 @@ const GREETING = new Set(
     // Words of other languages every chat knows, a friend addressed, "ah ok neat".
     "merci beaucoup gracias danke grazie obrigado obrigada buddy bro dude pal ah oh neat gotcha " +
     // "oi, anybody home?", "hahaha im dead"
-    "oi anybody anyone home dead catch one ya your kind week")
+    "oi anybody anyone home dead catch one ya your kind week sorted funny you re gotta dash laters " +
+    "hope well far obliged")
     .split(" "),
 );
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead catch one ya your kind week"
+  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead catch one ya your kind week you re gotta dash hope well far"
     .split(" "),
 );
 

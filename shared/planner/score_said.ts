@@ -106,7 +106,7 @@ const SCORED = alternatives(
   "this one",
   "that one",
   String
-    .raw`the\s+(?:one|loop)\s+(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began)(?:\s+in\s+(?:between|the\s+middle)|\s+\w+)?`,
+    .raw`(?:the|whichever|which)\s+(?:one|loop)\s+(?:(?:i|we)\s+(?:just\s+)?(?:started|made|opened|began|created)(?:\s+in\s+(?:between|the\s+middle)|\s+\w+)?|came\s+\w+)`,
   String
     .raw`(?:the|this|that|my)\s+(?:[\p{L}_-]+\s+){0,2}?(?:loop|version|draft|one|iteration|attempt|try|round|revision|pass)`,
   // "the planning loop's score", "its score".
@@ -140,7 +140,7 @@ const ASKING = alternatives(
   // "quality is about 83%".
   String.raw`(?:the\s+)?quality(?:\s+(?:is|s))?`,
   // "put 85 on this one", "give 60 to it": the verb, then the number.
-  String.raw`${WHO}(?:put(?:\s+down)?|give|slap|stick|write\s+down)`,
+  String.raw`${WHO}(?:put(?:\s+down)?|give|slap|stick|write\s+down|assign)`,
   // "this attempt: 58".
   String.raw`${SCORED}\s*[:=-]`,
   // "this draft only deserves a 47", "now its worth 86", "it came out at 58".
@@ -151,7 +151,7 @@ const ASKING = alternatives(
   // "the reviewer says 70", "my boss gave it 64": a score someone gave (what a boss says may be a
   // time).
   String
-    .raw`(?:(?:the|my|our)\s+)?(?:(?:${REVIEWER})\s+(?:says?|said|gave|gives)|(?:${REVIEWER}|boss|manager|client|customer|team|lead)\s+(?:gave|gives|rated|scored)\s+${SCORED}(?:\s+(?:at|as))?)`,
+    .raw`(?:(?:the|my|our)\s+)?(?:(?:${REVIEWER})\s+(?:says?|said|gave|gives|came\s+back\s+with)|(?:${REVIEWER}|boss|manager|client|customer|team|lead)\s+(?:gave|gives|rated|scored)\s+${SCORED}(?:\s+(?:at|as))?)`,
   // "the right number is 29": a correction.
   String.raw`the\s+(?:right|real|correct|actual)\s+(?:number|score)\s*(?:[:=-]|is)`,
   // "record 55 for it", "log 70": a verb of writing a score down.
@@ -163,6 +163,8 @@ const ASKING = alternatives(
   String.raw`for\s+${SCORED}\s*[:=,-]`,
   // "for the spec I'd give 77".
   String.raw`for\s+${SCORED}\s+${WHO}(?:give|rate|score|mark|say|put)`,
+  // "for the spec loop my grade is 80".
+  String.raw`for\s+${SCORED}\s+(?:my|our|the)\s+(?:score|grade|rating|mark)\s*(?:is|[:=])`,
   // "it cleared review with 92%".
   String
     .raw`(?:it|this|that)\s+(?:cleared|passed)\s+(?:the\s+)?(?:review|qa|testing)\s+(?:with|at)`,
@@ -173,7 +175,7 @@ const ASKING = alternatives(
 const PLAIN = alternatives(
   String.raw`(?:it's|it is|its|we're|we are|now)\s+at`,
   String
-    .raw`(?:(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|loop|try|attempt|round|pass)|(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*one)\s+(?:scored|got|gets|is|was|lands|landed|comes\s+in|came\s+in|came\s+out|comes\s+out|sits)(?:\s+(?:at|on))?`,
+    .raw`(?:(?:the\s+|my\s+)?(?:[\p{L}_-]+\s+){0,2}?(?:version|draft|loop|try|attempt|round|pass|review)|(?:the\s+)?(?:first|next|new|latest|second|third|other|last|previous|this|my)?\s*one)\s+(?:scored|got|gets|is|was|lands|landed|says|comes\s+in|came\s+in|came\s+out|comes\s+out|came\s+back(?:\s+(?:with|at))?|sits)(?:\s+(?:at|on))?`,
   // "the one in the middle scored 68"
   String.raw`the\s+(?:one|loop)\s+in\s+the\s+middle\s+(?:scored|got|gets|is|was)(?:\s+at)?`,
   // "we landed on 60 this round"
@@ -183,13 +185,13 @@ const PLAIN = alternatives(
 );
 
 const QUALIFIER = String
-  .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full|meh|mediocre|measly|whopping)`;
+  .raw`(?:a|an|about|around|roughly|approximately|like|maybe|just|only|solid|strong|good|decent|fair|clear|clean|generous|full|meh|mediocre|measly|whopping|perfect)`;
 
 const SCALE = String
-  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred)(?:\s+stars)?)`;
+  .raw`(?:\s*\/\s*(?<slashed>5|10|100)|\s*%|\s+percent|\s+(?:points?|pts?)|(?:\s+stars?)?\s+(?:(?:out\s+)?of|outta|from|on)\s+(?<outOf>5|10|100|five|ten|a hundred|one hundred|hundred)(?:\s+stars)?)`;
 
 const ENDING = String
-  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|porfa|por favor|bitte|svp|sir|mate|nailed it|once more|again|no change|after\s+(?:reading|reviewing|checking|testing)\s+(?:it|this|that)|for\s+(?:round|pass|iteration|try|attempt)\s+(?:one|two|three|four|five|\d)|more or less|(?:many\s+)?thanks|thank\s+you|thx|cheers|no\s+notes|lol|haha|(?:surely|probably|hopefully|so)\s+(?:done|finished|complete)|give or take|or thereabouts|(?:log|record|note|save)\s+(?:it|that|this)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
+  .raw`(?:now|this time|this (?:round|iteration|go|pass)|instead|then|please|porfa|por favor|bitte|svp|sir|mate|nailed it|once more|again|no change|after\s+(?:reading|reviewing|checking|testing)\s+(?:it|this|that)|for\s+(?:round|pass|iteration|try|attempt)\s+(?:one|two|three|four|five|\d)|more or less|(?:many\s+)?thanks|thank\s+you|thx|cheers|no\s+notes|lol|haha|(?:surely|probably|hopefully|so)\s+(?:done|finished|complete)|give or take|or thereabouts|(?:log|record|note|save|write|put)\s+(?:it|that|this)(?:\s+(?:against|on|for|under)\s+(?:it|this|that)(?:\s+loop)?)?|from\s+(?:the\s+)?(?:team|reviewers?|client|boss|qa)|(?:for|from)\s+me|maybe|probably|honestly|or so|ish|tops|for now|for this one|(?:on|for|to)\s+(?:that|this|the|my)(?:\s+(?:[\p{L}_-]+\s+){0,2}?(?:one|draft|version|attempt|try|round|loop))?|(?:on|for|to)\s+it|i\s+(?:think|guess|reckon|suppose)|(?:sounds|seems|feels)\s+(?:right|fair|good|about right)|is\s+(?:fair|right)|imo|imho|tbh|only|actually|at\s+(?:best|most)|not\s+bad|flawless|against\s+(?:it|this|that)|(?:it|this|that)(?:'s| is| has)?\s+(?:got|gotten|is|was)\s+(?:a bit\s+|much\s+|way\s+|a lot\s+)?(?:worse|better))`;
 
 const SCORE_SAID = new RegExp(
   // "that plan loop, I'm giving it 70": the thing first, as an aside.

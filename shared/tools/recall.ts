@@ -271,6 +271,9 @@ const ASKS_MEMORY = [
   // "have you got any memories of me saved"
   String
     .raw`(?:have|do) you (?:got|have|keep|hold) any (?:memories|info|information|details|facts|notes)(?: (?:of|about|on) me)?(?: (?:saved|stored|kept))?`,
+  // "what info you have stored on me"
+  String
+    .raw`(?:what|which) (?:facts|things|info|information|details) (?:you|u)(?: ve| have)?(?: have| got)? (?:stored|saved|kept)${ON_ME}`,
   // "is there anything personal you hold about me"
   String
     .raw`(?:is there )?(?:anything|something)(?: personal)? (?:you|u) (?:hold|have|keep|know|store|stored|saved)${ON_ME}`,
