@@ -192,7 +192,7 @@ const STATE_OF_EARLIER = new RegExp(
       .raw`|any\s+(?:progress|news|update|updates)\s+(?:on|with)\s+(?:(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)|it|that|this)` +
     String.raw`|where\s+are\s+we\s+(?:with|on)\s+(?:the|my|our)\s+(?:\w+\s+){0,2}(?:loop|one)` +
     String
-      .raw`|(?:is|has)\s+(?:the|my|our|that|this)\s+(?:\w+\s+){0,3}(?:loop|one)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|stuck|wrapped up)(?:\s+(?:yet|already|now))?` +
+      .raw`|(?:is|has|did)\s+(?:the|my|our|that|this)\s+(?:\w+\s+){0,3}(?:loop|one)\s+(?:\w+\s+)?(?:done|finished|complete|completed|over|ready|passed|pass|stuck|wrapped up|wrap up|(?:cross|crossed|reach|reached) the finish(?: line)?)(?:\s+(?:yet|already|now))?` +
     String
       .raw`|(?:what|which) (?:type|kind) (?:of loop )?(?:is|was) (it|that|this|that one|this one)` +
     String
@@ -216,7 +216,7 @@ const STATE_OF_EARLIER = new RegExp(
     String.raw`|(?:a |an )?(?:progress report|status update)` +
     // "pass mark on the spec thing", "how many more rounds can it take before it gives up"
     String
-      .raw`|(?:the )?(?:pass mark|passing score|threshold|min(?:imum)? score) (?:on|for|of) (?:it|that|this|(?:the|my|our|this|that) (?:\w+ ){0,2}(?:loop|one|thing))` +
+      .raw`|(?:(?:what s|what is|whats) )?(?:the )?(?:pass mark|passing score|threshold|min(?:imum)? score) (?:on|for|of) (?:it|that|this|(?:the|my|our|this|that) (?:\w+ ){0,2}(?:loop|one|thing))` +
     String
       .raw`|how many (?:more )?(?:rounds|tries|attempts|iterations) can it (?:take|have|get)(?: before it (?:gives up|stops|ends|runs out))?` +
     String

@@ -244,7 +244,7 @@ const MEMORY_ASK_OPENING = String
   .raw`^(?:(?:ok|okay|so|and|hey|hi|hello|now|please|then|also|thanks|thank you|cheers|great|cool|perfect|alright)\s+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:(?:tell|show|remind|give) me\s+|(?:list|show|summari[sz]e|pull up|bring up|dump(?: out)?|spit out|print(?: out)?)\s+)?`;
 /** After it: "now", "please", "so far". */
 const MEMORY_ASK_END = String
-  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|lol|in there|in your memory|at all))*$`;
+  .raw`(?:\s+(?:now|right now|please|so far|already|exactly|again|then|currently|at the moment|by now|yet|lol|in there|in your memory|at all|if any))*$`;
 /** Whose: "about me", "stored on me", "about myself" (not "about Tokyo": that is a topic). */
 const ON_ME = String
   .raw`(?:\s+(?:stored|saved|kept|on file))?\s+(?:about|of|on|for|regarding|concerning) (?:me|myself|us)`;

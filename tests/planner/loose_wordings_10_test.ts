@@ -61,16 +61,24 @@ Deno.test("a threshold and tries asked in other words; facts kept by 'keep that'
     const say = newChat("mark");
     const id = loopIdOf(await say("start a plan loop"));
     for (
-      const question of ["pass mark on the plan thing", "how many more tries can it take"]
+      const question of [
+        "pass mark on the plan thing",
+        "what's the passing score for this thing",
+        "how many more tries can it take",
+        "did the plan one reach the finish line yet?",
+      ]
     ) {
       assert.deepEqual(steps(await say(question)), [["get_loop_status", { loop_id: id }]]);
     }
     assert.deepEqual(steps(await say("anything running on my end?")), [["list_active_loops", {}]]);
-    await assertKept(newChat("keep"), [
+    const kept = newChat("keep");
+    await assertKept(kept, [
       ["i'm Ana by the way, keep that", "i'm Ana"],
       ["keep in memory: my dentist is Dr Silva", "my dentist is Dr Silva"],
       ["shellfish makes me ill, dont let that slip", "shellfish makes me ill"],
     ]);
+    const listed = await kept("tell me what info you have kept on me, if any");
+    assert.match(listed.summaryMessage!, /"my dentist is Dr Silva"/);
   } finally {
     await loop.close();
   }
