@@ -341,25 +341,28 @@ function wants(words: readonly string[]): boolean {
     (word === "like" && words.slice(Math.max(0, i - 3), i).some((before) => WISHING.has(before)))
   );
 }
-const GREETING = new Set(
-  ("hi hello hey there thanks thank you cheers bye goodbye good morning afternoon evening night " +
-    "ok okay great cool yo howdy greetings much so very a lot all how are doing s it going whats " +
-    "what up sup nice to meet you have day weekend is mate lovely today tomorrow see later soon " +
-    "that was helpful perfect awesome excellent brilliant alright again wonderful fantastic amazing " +
-    "no worries sweet nice work job then yay nah nope anyway appreciated appreciate it really bunch " +
-    "ton heaps lol haha hehe lmao ta star legend re im off to bed right helped for now many hiya talk " +
-    // Words of other languages every chat knows, a friend addressed, "ah ok neat".
-    "merci beaucoup gracias danke grazie obrigado obrigada buddy bro dude pal ah oh neat gotcha " +
-    // "oi, anybody home?", "hahaha im dead"
-    "oi anybody anyone home dead catch one ya your kind week sorted funny you re gotta dash laters " +
-    "hope well far obliged")
-    .split(" "),
-);
 /** Greeting words that say nothing alone: "what?", "so what" and "what day is it" are not greetings. */
 const GREETING_FILLER = new Set(
-  "much so very a lot all s it what to there have is day weekend today tomorrow that was later soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right helped for now talk buddy bro dude pal ah oh anybody anyone home dead catch one ya your kind week you re gotta dash hope well far"
+  ("much so very a lot all s it what to there have is day weekend today tomorrow that was later " +
+    "soon again no work job then nah nope anyway it really bunch ton heaps re im off to bed right " +
+    "helped for now talk " +
+    // A friend addressed, "ah ok", "oi, anybody home?", "hahaha im dead", "hope your week went well".
+    "buddy bro dude pal ah oh anybody anyone home dead catch one ya your kind week you re gotta " +
+    "dash hope well far")
     .split(" "),
 );
+/** Words that greet, thank or take leave: those that say so alone, and the filler beside them. */
+const GREETING = new Set([
+  ...("hi hello hey thanks thank cheers bye goodbye good morning afternoon evening night ok okay " +
+    "great cool yo howdy greetings how are doing going whats up sup nice meet mate lovely see " +
+    "helpful perfect awesome excellent brilliant alright wonderful fantastic amazing worries sweet " +
+    "yay appreciated appreciate lol haha hehe lmao ta star legend many hiya neat gotcha oi sorted " +
+    "funny laters obliged " +
+    // Words of other languages every chat knows.
+    "merci beaucoup gracias danke grazie obrigado obrigada")
+    .split(" "),
+  ...GREETING_FILLER,
+]);
 
 /** A word that closes a request, after a comma at the sentence's end. */
 const CLOSING_WORD = /,\s*((?:please|pls|plz|thanks|thank you|thx|too|as well)\W*)$/i;
